@@ -1,0 +1,225 @@
+//! Board geometry and the four moves of the blank.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest side a board may have (5x5 has 25 cells).
+pub const MAX_SIDE: u8 = 5;
+/// The largest number of cells of any board; a [`State`](crate::State) stores this many.
+pub const MAX_CELLS: usize = (MAX_SIDE as usize) * (MAX_SIDE as usize);
+
+/// A rectangular board of `width` x `height` cells, numbered row-major from the top-left.
+///
+/// Both sides are between 2 and [`MAX_SIDE`]. A `Board` is two bytes and `Copy`.
+///
+/// ```
+/// use npuzzle::Board;
+/// let board: Board = "4x3".parse()?;
+/// assert_eq!((board.width(), board.height(), board.cells()), (4, 3, 12));
+/// assert_eq!(board.to_string(), "4x3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    width: u8,
+    height: u8,
+}
+
+/// Why a board size was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardError {
+    /// A side is outside 2..=5.
+    #[error("board {width}x{height} is not supported: each side must be between 2 and {MAX_SIDE}")]
+    Unsupported {
+        /// The width asked for.
+        width: usize,
+        /// The height asked for.
+        height: usize,
+    },
+    /// The text is not of the form `WxH`.
+    #[error("board size `{0}` is not of the form WxH (for example 3x3 or 4x4)")]
+    Malformed(String),
+}
+
+impl Board {
+    /// The 3x3 board of the 8-puzzle.
+    pub const THREE_BY_THREE: Board = Board {
+        width: 3,
+        height: 3,
+    };
+
+    /// A board `width` cells wide and `height` cells high.
+    ///
+    /// # Errors
+    /// [`BoardError::Unsupported`] unless both sides are between 2 and [`MAX_SIDE`].
+    pub fn new(width: usize, height: usize) -> Result<Board, BoardError> {
+        let ok = |side: usize| (2..=MAX_SIDE as usize).contains(&side);
+        if ok(width) && ok(height) {
+            Ok(Board {
+                width: width as u8,
+                height: height as u8,
+            })
+        } else {
+            Err(BoardError::Unsupported { width, height })
+        }
+    }
+
+    /// The square board with `cells` cells, if `cells` is 4, 9, 16 or 25.
+    pub fn square_with_cells(cells: usize) -> Option<Board> {
+        (2..=MAX_SIDE as usize)
+            .find(|side| side * side == cells)
+            .map(|side| Board {
+                width: side as u8,
+                height: side as u8,
+            })
+    }
+
+    /// Cells per row.
+    pub fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// Number of rows.
+    pub fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// Number of cells, `width * height`.
+    pub fn cells(self) -> usize {
+        self.width() * self.height()
+    }
+
+    /// The cell the blank reaches from `cell` by `mv`, or `None` at the edge.
+    #[inline]
+    pub fn step(self, cell: usize, mv: Move) -> Option<usize> {
+        let (w, n) = (self.width(), self.cells());
+        match mv {
+            Move::Up => cell.checked_sub(w),
+            Move::Down => Some(cell + w).filter(|&c| c < n),
+            Move::Left => (cell % w != 0).then(|| cell - 1),
+            Move::Right => (cell % w != w - 1).then(|| cell + 1),
+        }
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        let malformed = || BoardError::Malformed(text.to_string());
+        let (w, h) = text
+            .trim()
+            .split_once(['x', 'X'])
+            .ok_or_else(malformed)?;
+        let w: usize = w.trim().parse().map_err(|_| malformed())?;
+        let h: usize = h.trim().parse().map_err(|_| malformed())?;
+        Board::new(w, h)
+    }
+}
+
+/// A move, named for the direction the **blank** moves (`Up` slides the tile above the blank down).
+///
+/// Written as one letter: `U`, `D`, `L`, `R`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// The blank moves up one row.
+    Up,
+    /// The blank moves down one row.
+    Down,
+    /// The blank moves one cell left.
+    Left,
+    /// The blank moves one cell right.
+    Right,
+}
+
+impl Move {
+    /// All four moves, in the order solvers try them.
+    pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
+
+    /// The move's letter: `U`, `D`, `L` or `R`.
+    pub fn letter(self) -> char {
+        match self {
+            Move::Up => 'U',
+            Move::Down => 'D',
+            Move::Left => 'L',
+            Move::Right => 'R',
+        }
+    }
+
+    /// The move written as `letter` (either case), if it is one of `UDLR`.
+    pub fn from_letter(letter: char) -> Option<Move> {
+        match letter.to_ascii_uppercase() {
+            'U' => Some(Move::Up),
+            'D' => Some(Move::Down),
+            'L' => Some(Move::Left),
+            'R' => Some(Move::Right),
+            _ => None,
+        }
+    }
+
+    /// The move that undoes this one.
+    pub fn inverse(self) -> Move {
+        match self {
+            Move::Up => Move::Down,
+            Move::Down => Move::Up,
+            Move::Left => Move::Right,
+            Move::Right => Move::Left,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// Writes moves as letters, for example `LURD`; an empty slice gives an empty string.
+pub fn moves_to_string(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_stay_on_a_non_square_board() {
+        let board = Board::new(3, 2).unwrap();
+        assert_eq!(board.step(0, Move::Up), None);
+        assert_eq!(board.step(0, Move::Left), None);
+        assert_eq!(board.step(2, Move::Right), None);
+        assert_eq!(board.step(2, Move::Down), Some(5));
+        assert_eq!(board.step(5, Move::Down), None);
+        assert_eq!(board.step(3, Move::Right), Some(4));
+    }
+
+    #[test]
+    fn every_step_is_undone_by_its_inverse() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (3, 3), (4, 4), (5, 3)] {
+            let board = Board::new(w, h).unwrap();
+            for cell in 0..board.cells() {
+                for mv in Move::ALL {
+                    if let Some(next) = board.step(cell, mv) {
+                        assert_eq!(board.step(next, mv.inverse()), Some(cell));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn board_sizes_outside_two_to_five_are_refused() {
+        assert!(Board::new(1, 3).is_err());
+        assert!(Board::new(6, 3).is_err());
+        assert!("3x".parse::<Board>().is_err());
+        assert_eq!("3X4".parse::<Board>().unwrap(), Board::new(3, 4).unwrap());
+    }
+}

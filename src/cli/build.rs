@@ -1,0 +1,56 @@
+//! `npuzzle build`: write tables to the data directory and say where, how big, how fast.
+
+use std::io::Write;
+use std::time::Instant;
+
+use npuzzle::table::file;
+use npuzzle::{Board, BuildOptions, State, Table};
+
+use super::args::BuildArgs;
+use super::input::parse_state;
+use super::{CommandResult, Context, Failure};
+
+/// Builds the requested tables; each line of output names the file, its size and build time.
+pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
+    let goals: Vec<State> = if args.all {
+        let board = Board::THREE_BY_THREE;
+        (0..board.cells()).map(|b| State::canonical_goal(board, b)).collect()
+    } else {
+        let goal = match args.goal.as_deref() {
+            Some(text) => parse_state("goal", text, None)?,
+            None => State::goal(Board::THREE_BY_THREE),
+        };
+        if !Context::has_tables(goal.board()) {
+            return Err(Failure::usage(format!(
+                "no exact table for the {} board: tables are built for boards of at most {} cells",
+                goal.board(),
+                super::context::MAX_TABLE_CELLS
+            )));
+        }
+        vec![State::canonical_goal(goal.board(), goal.blank())]
+    };
+    let options = BuildOptions {
+        threads: args.threads,
+    };
+    if args.threads == Some(0) {
+        return Err(Failure::usage("--threads must be at least 1"));
+    }
+    let mut out = std::io::stdout().lock();
+    for goal in goals {
+        let began = Instant::now();
+        let table = Table::build(&goal, options).map_err(|e| Failure::usage(e.to_string()))?;
+        let elapsed = began.elapsed();
+        let path = context.data_dir().join(file::file_name(&goal));
+        file::write_atomic(&path, table.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
+        writeln!(
+            out,
+            "{}\t{} bytes\tbuilt in {:.2} ms\tgoal {}\tmax depth {}",
+            path.display(),
+            table.as_bytes().len(),
+            elapsed.as_secs_f64() * 1e3,
+            goal,
+            table.header().max_depth,
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! Turning what was typed into validated states: the board, the start and the goal.
+
+use npuzzle::{Board, ParseStateError, State};
+
+use super::args::GoalArgs;
+use super::Failure;
+
+/// Reads `--size`, if given.
+pub fn board_option(goal: &GoalArgs) -> Result<Option<Board>, Failure> {
+    goal.size
+        .as_deref()
+        .map(|size| {
+            size.parse::<Board>()
+                .map_err(|e| Failure::usage(format!("invalid --size: {e}")))
+        })
+        .transpose()
+}
+
+/// Reads one state for the message `what` (`start`, `goal`, ...).
+pub fn parse_state(what: &str, text: &str, board: Option<Board>) -> Result<State, Failure> {
+    State::parse(text, board).map_err(|e| Failure::usage(state_error(what, text, &e)))
+}
+
+/// The one-line message for a state that could not be read.
+pub fn state_error(what: &str, text: &str, error: &ParseStateError) -> String {
+    format!("invalid {what} `{text}`: {error}")
+}
+
+/// Reads the start and the goal: the board is `--size`, else the start's own; the goal
+/// defaults to the board's default goal.
+pub fn start_and_goal(start: &str, goal: &GoalArgs) -> Result<(State, State), Failure> {
+    let board = board_option(goal)?;
+    let start = parse_state("start", start, board)?;
+    let goal = match goal.goal.as_deref() {
+        Some(text) => parse_state("goal", text, Some(start.board()))?,
+        None => State::goal(start.board()),
+    };
+    Ok((start, goal))
+}
+
+/// Why `start` cannot reach `goal`, in one line.
+pub fn unsolvable_reason(start: &State, goal: &State) -> String {
+    let parity = |odd: bool| if odd { "odd" } else { "even" };
+    let what = if start.board().width() % 2 == 0 {
+        "tile inversions plus the blank's row"
+    } else {
+        "tile inversions"
+    };
+    format!(
+        "{start} cannot reach {goal}: the parity of {what} is {} for the start but {} for the goal, and no move changes it",
+        parity(start.parity_class()),
+        parity(goal.parity_class()),
+    )
+}

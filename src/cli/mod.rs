@@ -1,0 +1,113 @@
+//! The command line: arguments, the shared context, and the mapping of outcomes to exit codes.
+//!
+//! Exit codes: 0 ok; 1 a valid question with a negative answer (unsolvable pair, wrong
+//! solutions found, failed batch lines); 2 malformed input, usage, or unreadable files.
+//! Data goes to stdout, messages (one line each, prefixed `npuzzle: `) to stderr.
+
+mod args;
+mod build;
+mod context;
+mod input;
+mod output;
+mod query;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+pub use context::Context;
+
+/// Why a command did not end with exit code 0.
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit code: 1 for a negative answer, 2 for bad input or usage.
+    pub code: u8,
+    /// The one-line message for stderr, if any.
+    pub message: Option<String>,
+}
+
+impl Failure {
+    /// Malformed input, usage or unreadable files: exit code 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: Some(message.into()),
+        }
+    }
+
+    /// A valid question with a negative answer: exit code 1.
+    pub fn negative(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 1,
+            message: Some(message.into()),
+        }
+    }
+
+    /// A negative answer already reported on stdout: exit code 1, nothing more to say.
+    pub fn quiet_negative() -> Failure {
+        Failure {
+            code: 1,
+            message: None,
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            // The reader went away (`npuzzle ... | head`): not a failure of ours.
+            Failure {
+                code: 0,
+                message: None,
+            }
+        } else {
+            Failure::usage(format!("i/o error: {error}"))
+        }
+    }
+}
+
+/// What a command returns.
+pub type CommandResult = Result<(), Failure>;
+
+/// Parses the arguments, runs the command and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    let mut context = Context::new(&cli);
+    match run(cli.command, &mut context) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            if let Some(message) = failure.message {
+                eprintln!("npuzzle: {message}");
+            }
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn run(command: Command, context: &mut Context) -> CommandResult {
+    match command {
+        Command::Build(args) => build::run(&args, context),
+        Command::Distance(args) => query::distance(&args, context),
+        Command::Solve(args) => query::solve(&args, context),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_argument_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,87 @@
+//! `npuzzle distance` and `npuzzle solve` from the exact table.
+
+use std::io::Write;
+
+use npuzzle::{Solution, State};
+
+use super::args::{QueryArgs, SolveArgs, SolveFormat};
+use super::input::{start_and_goal, unsolvable_reason};
+use super::output::SolveJson;
+use super::{CommandResult, Context, Failure};
+
+/// Prints the exact distance, one integer and a newline.
+pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
+    let (start, goal) = start_and_goal(&args.start, &args.goal)?;
+    if !start.can_reach(&goal) {
+        return Err(Failure::negative(unsolvable_reason(&start, &goal)));
+    }
+    let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
+    let distance = table
+        .distance_to(&start, &goal)
+        .map_err(|e| Failure::usage(e.to_string()))?
+        .ok_or_else(|| Failure::negative(unsolvable_reason(&start, &goal)))?;
+    writeln!(std::io::stdout().lock(), "{distance}")?;
+    Ok(())
+}
+
+/// Prints an optimal solution in the chosen form.
+pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
+    let (start, goal) = start_and_goal(&args.start, &args.goal)?;
+    if !start.can_reach(&goal) {
+        return Err(Failure::negative(unsolvable_reason(&start, &goal)));
+    }
+    let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
+    let solution = table
+        .solve_to(&start, &goal)
+        .map_err(|e| Failure::usage(e.to_string()))?
+        .ok_or_else(|| Failure::negative(unsolvable_reason(&start, &goal)))?;
+    print_solution(&solution, &goal, args.format, "table", true)
+}
+
+fn no_table(goal: &State) -> Failure {
+    Failure::usage(format!(
+        "no exact table for the {} board (tables cover boards of at most 9 cells)",
+        goal.board()
+    ))
+}
+
+/// Writes `solution` to stdout in `format`.
+pub fn print_solution(
+    solution: &Solution,
+    goal: &State,
+    format: SolveFormat,
+    algorithm: &str,
+    optimal: bool,
+) -> CommandResult {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match format {
+        SolveFormat::Moves => writeln!(out, "{}", solution.moves_string())?,
+        SolveFormat::Json => {
+            let json = SolveJson::new(solution, goal, algorithm, optimal);
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        SolveFormat::Text => {
+            let quality = if optimal { "optimal" } else { "not proven optimal" };
+            writeln!(
+                out,
+                "{} -> {}: {} moves ({quality}, {algorithm})",
+                solution.start(),
+                goal,
+                solution.len()
+            )?;
+            for (step, state) in solution.path().iter().enumerate() {
+                writeln!(out)?;
+                match step {
+                    0 => writeln!(out, "start")?,
+                    _ => writeln!(out, "move {step}: {}", solution.moves()[step - 1])?,
+                }
+                writeln!(out, "{}", state.grid())?;
+            }
+            writeln!(out)?;
+            writeln!(out, "solved in {} moves: {}", solution.len(), solution.moves_string())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

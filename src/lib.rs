@@ -1,0 +1,49 @@
+//! # npuzzle: exact answers for sliding-tile puzzles
+//!
+//! For the 8-puzzle, a parallel breadth-first search from the goal fills a table with the exact
+//! distance of every one of the 9!/2 = 181,440 reachable states, indexed by a Lehmer rank. A
+//! query ranks the state and reads one byte; an optimal path steps to a neighbour one move
+//! closer each time. Any goal is served by relabelling tiles onto the table of the canonical
+//! goal with the blank in the same cell.
+//!
+//! ## Types
+//! - [`Board`]: width x height (2..=5 each); [`Move`]: the direction the blank moves.
+//! - [`State`]: tiles row-major, `0` the blank; parsing accepts every documented spelling.
+//! - [`RankSpace`]: rank/unrank and neighbours' indices without re-ranking.
+//! - [`bfs::distances`]: the generator; [`Table`]: a validated table over any bytes;
+//!   [`table::file`]: the data directory, atomic writes, the memory map.
+//! - [`Solution`]: moves and the states along them.
+//!
+//! ## Example
+//! ```
+//! use npuzzle::{Board, BuildOptions, State, Table};
+//! let table = Table::build(&State::goal(Board::THREE_BY_THREE), BuildOptions::default())?;
+//! let start: State = "1 2 3 4 5 6 0 7 8".parse()?;
+//! assert_eq!(table.distance(&start), Some(2));
+//! assert_eq!(table.solve(&start).expect("solvable").moves_string(), "RR");
+//! // Any goal with the blank in the same cell, by relabelling:
+//! let goal: State = "876543210".parse()?;
+//! let far = table.distance_to(&"012345678".parse()?, &"123456780".parse()?)?;
+//! assert_eq!(far, Some(22));
+//! # let _ = goal;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Limits
+//! Exact tables need boards of at most 12 cells ([`rank::MAX_RANKED_CELLS`]); the command line
+//! builds them for boards of at most 9 cells. Larger boards are answered by search.
+#![deny(missing_docs)]
+
+pub mod bfs;
+pub mod board;
+pub mod rank;
+pub mod solution;
+pub mod state;
+pub mod table;
+
+pub use bfs::BuildOptions;
+pub use board::{Board, Move};
+pub use rank::{RankSpace, TooLargeError};
+pub use solution::Solution;
+pub use state::{ParseStateError, State};
+pub use table::{FormatError, Header, Table};

@@ -1,0 +1,369 @@
+//! Ranking: a bijection between the states of one parity class and `0..n!/2`.
+//!
+//! A state is indexed as `blank_cell * (n-1)! + lehmer(tiles)`, where `tiles` are the tiles in
+//! cell order with the blank left out and `lehmer` is the Lehmer-code rank of that sequence.
+//! This *full index* covers both parity classes (`n!` values). The two permutations whose full
+//! indices differ only in the lowest bit differ by one swap of the last two tiles, so they lie in
+//! different classes: the *folded* index `full >> 1` is a bijection from one class onto
+//! `0..n!/2`. (Folding the plain Lehmer rank of all `n` cells would be wrong on odd widths,
+//! where every move flips that permutation's parity.)
+//!
+//! Why this layout: a horizontal move keeps the tile sequence, so only the blank term changes;
+//! a vertical move carries one tile past `width - 1` others, a rotation of `width` consecutive
+//! Lehmer digits, whose effect on the rank depends only on those digits. [`RankSpace`]
+//! precomputes that effect per window, so a neighbour's index costs two divisions by
+//! precomputed constants and one small-table read instead of a full re-rank.
+
+use crate::board::{Board, Move, MAX_CELLS};
+use crate::state::State;
+
+/// The largest board (in cells) that can be ranked: 12 cells keep every full index below 2^32.
+pub const MAX_RANKED_CELLS: usize = 12;
+
+/// The number of 3x3 states in one parity class: 9!/2.
+pub const STATES_3X3: u32 = 181_440;
+
+/// Why a board cannot be ranked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a {board} board has too many states to rank: exact tables need at most {MAX_RANKED_CELLS} cells")]
+pub struct TooLargeError {
+    /// The board asked for.
+    pub board: Board,
+}
+
+/// Division by a divisor fixed at run time, by multiply and shift (Lemire's fastmod), because
+/// hardware division would cost more than everything else in a neighbour computation.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    divisor: u32,
+    /// `ceil(2^64 / divisor)`; 0 stands for divisor 1, whose constant does not fit.
+    magic: u64,
+}
+
+impl Divisor {
+    fn new(divisor: u32) -> Divisor {
+        debug_assert!(divisor > 0);
+        let magic = if divisor == 1 {
+            0
+        } else {
+            u64::MAX / divisor as u64 + 1
+        };
+        Divisor { divisor, magic }
+    }
+
+    #[inline(always)]
+    fn div(self, n: u32) -> u32 {
+        if self.magic == 0 {
+            n
+        } else {
+            ((self.magic as u128 * n as u128) >> 64) as u32
+        }
+    }
+
+    #[inline(always)]
+    fn rem(self, n: u32) -> u32 {
+        if self.magic == 0 {
+            0
+        } else {
+            let low = self.magic.wrapping_mul(n as u64);
+            ((low as u128 * self.divisor as u128) >> 64) as u32
+        }
+    }
+}
+
+/// How a vertical move changes the tiles' Lehmer rank when the blank is in one cell.
+#[derive(Clone, Debug)]
+struct Window {
+    /// Extracts the window's digits from a tile rank: `(rank / below) % span`.
+    below: Divisor,
+    span: Divisor,
+    /// Change of the tile rank for each value of the window's digits.
+    delta: Vec<i32>,
+}
+
+/// One precomputed move of the blank from one cell.
+#[derive(Clone, Debug)]
+struct Step {
+    mv: Move,
+    /// The blank's cell after the move.
+    to: u32,
+    /// `None` for horizontal moves, which keep the tile rank.
+    window: Option<u32>,
+}
+
+/// The index arithmetic of one board: rank, unrank, and neighbours' indices.
+///
+/// ```
+/// use npuzzle::{Board, RankSpace, State};
+/// let space = RankSpace::new(Board::THREE_BY_THREE)?;
+/// let goal = State::goal(Board::THREE_BY_THREE);
+/// let index = space.index(&goal);
+/// assert_eq!(space.unrank(index, goal.parity_class()), goal);
+/// assert_eq!(space.states(), 181_440);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct RankSpace {
+    board: Board,
+    /// `(n-1)!`: tile ranks per blank cell.
+    perms: u32,
+    perms_div: Divisor,
+    /// Moves from each cell, in [`Move::ALL`] order.
+    steps: Vec<Vec<Step>>,
+    windows: Vec<Window>,
+}
+
+fn factorial(k: usize) -> u64 {
+    (1..=k as u64).product()
+}
+
+impl RankSpace {
+    /// The rank space of `board`.
+    ///
+    /// # Errors
+    /// [`TooLargeError`] for boards of more than [`MAX_RANKED_CELLS`] cells.
+    pub fn new(board: Board) -> Result<RankSpace, TooLargeError> {
+        let n = board.cells();
+        if n > MAX_RANKED_CELLS {
+            return Err(TooLargeError { board });
+        }
+        let m = n - 1;
+        let w = board.width();
+        let mut windows = Vec::new();
+        let mut steps = Vec::with_capacity(n);
+        for cell in 0..n {
+            let mut from_here = Vec::new();
+            for mv in Move::ALL {
+                let Some(to) = board.step(cell, mv) else {
+                    continue;
+                };
+                let window = match mv {
+                    Move::Left | Move::Right => None,
+                    // The tile above moves down: tile positions to-..cell-1 rotate left.
+                    Move::Up => Some(window(m, to, w, true)),
+                    // The tile below moves up: tile positions cell..to-1 rotate right.
+                    Move::Down => Some(window(m, cell, w, false)),
+                };
+                let window = window.map(|win| {
+                    windows.push(win);
+                    (windows.len() - 1) as u32
+                });
+                from_here.push(Step {
+                    mv,
+                    to: to as u32,
+                    window,
+                });
+            }
+            steps.push(from_here);
+        }
+        let perms = factorial(m) as u32;
+        Ok(RankSpace {
+            board,
+            perms,
+            perms_div: Divisor::new(perms),
+            steps,
+            windows,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// States in one parity class, `n!/2`: the length of a table.
+    pub fn states(&self) -> u32 {
+        self.full_len() / 2
+    }
+
+    /// Full indices, both classes: `n!`.
+    pub fn full_len(&self) -> u32 {
+        self.perms * self.board.cells() as u32
+    }
+
+    /// The full index of `state` (both parity classes), `0..n!`.
+    #[inline]
+    pub fn full_index(&self, state: &State) -> u32 {
+        self.full_index_and_parity(state).0
+    }
+
+    /// The full index of `state` and the parity of its tiles' inversions (the Lehmer digits'
+    /// sum), computed in one pass.
+    ///
+    /// # Panics
+    /// In debug builds, if `state` is on another board.
+    #[inline]
+    pub fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
+        debug_assert_eq!(state.board(), self.board);
+        let cells = state.cells();
+        let m = cells.len() as u32 - 1;
+        let mut seen: u32 = 0;
+        let mut rank: u32 = 0;
+        let mut inversions: u32 = 0;
+        let mut left = m;
+        for &tile in cells {
+            if tile == 0 {
+                continue;
+            }
+            let value = tile as u32 - 1;
+            // The Lehmer digit: smaller tiles still to come = value - smaller tiles already seen.
+            let digit = value - (seen & ((1 << value) - 1)).count_ones();
+            // Horner form of sum(digit_i * (m-1-i)!).
+            rank = rank * left + digit;
+            inversions += digit;
+            left -= 1;
+            seen |= 1 << value;
+        }
+        (state.blank() as u32 * self.perms + rank, inversions & 1 == 1)
+    }
+
+    /// The folded index of `state` in `0..n!/2`; states of one parity class never share one.
+    #[inline]
+    pub fn index(&self, state: &State) -> u32 {
+        self.full_index(state) >> 1
+    }
+
+    /// The state of parity class `class` (see [`State::parity_class`]) with folded `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.states()`.
+    pub fn unrank(&self, index: u32, class: bool) -> State {
+        assert!(index < self.states(), "index {index} is out of range");
+        let even = self.state_at(index * 2);
+        if even.parity_class() == class {
+            even
+        } else {
+            self.state_at(index * 2 + 1)
+        }
+    }
+
+    /// The state with full index `full`.
+    pub fn state_at(&self, full: u32) -> State {
+        let n = self.board.cells();
+        let m = n - 1;
+        let blank = (full / self.perms) as usize;
+        let mut rank = full % self.perms;
+        let mut digits = [0u32; MAX_CELLS];
+        for i in (0..m).rev() {
+            let radix = (m - i) as u32;
+            digits[i] = rank % radix;
+            rank /= radix;
+        }
+        let mut remaining: Vec<u8> = (1..=m as u8).collect();
+        let mut cells = [0u8; MAX_CELLS];
+        let mut next = 0;
+        for (cell, slot) in cells.iter_mut().enumerate().take(n) {
+            if cell == blank {
+                continue;
+            }
+            *slot = remaining.remove(digits[next] as usize);
+            next += 1;
+        }
+        State::from_valid_cells(self.board, cells)
+    }
+
+    /// Calls `visit(move, neighbour_full_index)` for each move of the blank from full index
+    /// `full`, in [`Move::ALL`] order. This is the generator's and the solver's inner loop.
+    #[inline]
+    pub fn for_each_neighbour(&self, full: u32, mut visit: impl FnMut(Move, u32)) {
+        let blank = self.perms_div.div(full);
+        let perm = full - blank * self.perms;
+        self.for_each_neighbour_split(blank, perm, &mut visit);
+    }
+
+    /// [`RankSpace::for_each_neighbour`] with the blank cell and tile rank already separated.
+    #[inline]
+    pub(crate) fn for_each_neighbour_split(
+        &self,
+        blank: u32,
+        perm: u32,
+        visit: &mut impl FnMut(Move, u32),
+    ) {
+        for step in &self.steps[blank as usize] {
+            let next_perm = match step.window {
+                None => perm,
+                Some(w) => {
+                    let win = &self.windows[w as usize];
+                    let digits = win.span.rem(win.below.div(perm));
+                    (perm as i64 + win.delta[digits as usize] as i64) as u32
+                }
+            };
+            visit(step.mv, step.to * self.perms + next_perm);
+        }
+    }
+}
+
+/// The window of `len` Lehmer digits starting at tile position `start` (of `m` tiles), and the
+/// rank change for every value of its digits when its tiles rotate left (or right).
+fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
+    // Digits of the window are ranks within the suffix of `suffix` tiles that starts at `start`.
+    let suffix = m - start;
+    let below = factorial(suffix - len);
+    let span = factorial(suffix) / below;
+    let mut delta = Vec::with_capacity(span as usize);
+    for code in 0..span {
+        // Decode the window's digits (radices suffix, suffix-1, ..., last digit lowest).
+        let mut digits = vec![0usize; len];
+        let mut rest = code;
+        for j in (0..len).rev() {
+            let radix = (suffix - j) as u64;
+            digits[j] = (rest % radix) as usize;
+            rest /= radix;
+        }
+        // The window's tiles, as ranks among the suffix's tiles.
+        let mut pool: Vec<usize> = (0..suffix).collect();
+        let mut values: Vec<usize> = digits.iter().map(|&d| pool.remove(d)).collect();
+        if rotate_left {
+            values.rotate_left(1);
+        } else {
+            values.rotate_right(1);
+        }
+        let mut pool: Vec<usize> = (0..suffix).collect();
+        let mut new_code = 0u64;
+        for (j, v) in values.iter().enumerate() {
+            let d = pool.iter().position(|p| p == v).expect("value in pool");
+            pool.remove(d);
+            new_code = new_code * (suffix - j) as u64 + d as u64;
+        }
+        delta.push(((new_code as i64 - code as i64) * below as i64) as i32);
+    }
+    Window {
+        below: Divisor::new(below as u32),
+        span: Divisor::new(span as u32),
+        delta,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_division_matches_hardware_division() {
+        for d in [1u32, 2, 3, 6, 7, 120, 720, 5040, 40320, 39_916_800] {
+            let div = Divisor::new(d);
+            for n in (0..2_000_000u32).step_by(997).chain([u32::MAX - 1, 479_001_599]) {
+                assert_eq!(div.div(n), n / d, "{n} / {d}");
+                assert_eq!(div.rem(n), n % d, "{n} % {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn neighbour_indices_match_re_ranking_on_small_boards() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for full in (0..space.full_len()).step_by(if w * h > 6 { 7 } else { 1 }) {
+                let state = space.state_at(full);
+                assert_eq!(space.full_index(&state), full);
+                let mut expected = state
+                    .successors()
+                    .map(|(mv, next)| (mv, space.full_index(&next)));
+                space.for_each_neighbour(full, |mv, index| {
+                    assert_eq!(Some((mv, index)), expected.next(), "{w}x{h} {state}");
+                });
+                assert_eq!(expected.next(), None);
+            }
+        }
+    }
+}

@@ -1,0 +1,572 @@
+//! A puzzle state: which tile sits in which cell, with no heap allocation.
+//!
+//! Parsing accepts every documented spelling (`123456780`, `1 2 3 4 5 6 7 8 0`,
+//! `1,2,3,4,5,6,7,8,0`, `123/456/780`, with `0`, `_` or `.` as the blank) and refuses anything
+//! else with an error that names the problem and the 1-based column where it was found.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{Board, Move, MAX_CELLS};
+
+/// The tile number of the blank.
+pub const BLANK: u8 = 0;
+
+/// A state of a board: `cells[c]` is the tile in cell `c` (row-major), `0` the blank.
+///
+/// Holding a `State` means it is valid: every tile `0..cells` appears exactly once.
+/// It is `Copy` and 27 bytes; no state allocates.
+///
+/// ```
+/// use npuzzle::{Move, State};
+/// let state: State = "123/456/708".parse()?;
+/// assert_eq!(state.blank(), 7);
+/// let solved = state.apply(Move::Right).expect("the blank can move right");
+/// assert_eq!(solved.to_string(), "123456780");
+/// assert_eq!(solved, State::goal(state.board()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct State {
+    board: Board,
+    blank: u8,
+    cells: [u8; MAX_CELLS],
+}
+
+/// Why a state could not be read. Columns are 1-based character positions in the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseStateError {
+    /// Nothing but separators or whitespace.
+    #[error("empty state: expected the tiles row-major, for example 123456780")]
+    Empty,
+    /// A character that is not a digit, a blank (`0`, `_`, `.`) or a separator.
+    #[error("unexpected character `{found}` at column {column}: a state holds digits, `_` or `.` for the blank, and separators ` `, `,`, `/`")]
+    StrayCharacter {
+        /// The character found.
+        found: char,
+        /// Its 1-based column.
+        column: usize,
+    },
+    /// A token mixing digits and blank marks, or a number too large to be a tile.
+    #[error("bad cell `{token}` at column {column}: a cell is a tile number or `_`/`.` for the blank")]
+    BadCell {
+        /// The token.
+        token: String,
+        /// Its 1-based column.
+        column: usize,
+    },
+    /// Two separators with no cell between them, as in `1,,2`.
+    #[error("missing cell at column {column}: two separators with nothing between them")]
+    MissingCell {
+        /// The 1-based column of the second separator.
+        column: usize,
+    },
+    /// The number of cells does not fit the board.
+    #[error("wrong number of cells: found {found}, expected {expected} for a {board} board")]
+    WrongCellCount {
+        /// Cells found.
+        found: usize,
+        /// Cells the board has.
+        expected: usize,
+        /// The board.
+        board: Board,
+    },
+    /// The number of cells is not a supported square and no size was given.
+    #[error("{found} cells do not make a square board (4, 9, 16 or 25 cells): give the size with --size WxH or write rows separated by `/`")]
+    NotSquare {
+        /// Cells found.
+        found: usize,
+    },
+    /// Rows separated by `/` have different lengths.
+    #[error("row {row} has {found} cells but row 1 has {expected}: rows separated by `/` must have equal lengths")]
+    RaggedRows {
+        /// The 1-based row that differs.
+        row: usize,
+        /// Cells in that row.
+        found: usize,
+        /// Cells in the first row.
+        expected: usize,
+    },
+    /// The rows given do not match the board asked for.
+    #[error("the rows describe a {found} board, but a {expected} board was asked for")]
+    BoardMismatch {
+        /// Board the rows describe.
+        found: Board,
+        /// Board asked for.
+        expected: Board,
+    },
+    /// Rows that describe an unsupported board (a side outside 2..=5).
+    #[error("the rows describe a {width}x{height} board; each side must be between 2 and 5")]
+    UnsupportedRows {
+        /// Cells per row.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// A tile number too large for the board.
+    #[error("tile {tile} at column {column} is out of range: a {board} board has tiles 0..={max}")]
+    TileOutOfRange {
+        /// The tile.
+        tile: usize,
+        /// Its 1-based column.
+        column: usize,
+        /// The board.
+        board: Board,
+        /// The largest tile of that board.
+        max: usize,
+    },
+    /// A tile (or the blank) written twice.
+    #[error("tile {tile} is repeated at column {column}{}", if *tile == 0 { " (the blank `0`, `_` or `.` may appear once)" } else { "" })]
+    RepeatedTile {
+        /// The tile (0 for the blank).
+        tile: usize,
+        /// The 1-based column of the second occurrence.
+        column: usize,
+    },
+}
+
+/// One cell as written: its value (0 for the blank) and its 1-based column.
+#[derive(Clone, Copy)]
+struct Token {
+    value: usize,
+    column: usize,
+}
+
+/// The cells of an input, before the board is known: tokens plus row lengths when `/` was used.
+struct Lexed {
+    tokens: Vec<Token>,
+    rows: Vec<usize>,
+}
+
+fn is_blank_mark(c: char) -> bool {
+    c == '_' || c == '.'
+}
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == ',' || c == '/'
+}
+
+/// Splits `text` into cells. Without whitespace or commas every character is one cell
+/// (`123456780`, `123/456/780`); otherwise cells are separated by whitespace, `,` or `/`.
+fn lex(text: &str) -> Result<Lexed, ParseStateError> {
+    let chars: Vec<(usize, char)> = text
+        .chars()
+        .enumerate()
+        .map(|(i, c)| (i + 1, c))
+        .collect();
+    if let Some(&(column, found)) = chars
+        .iter()
+        .find(|(_, c)| !(c.is_ascii_digit() || is_blank_mark(*c) || is_separator(*c)))
+    {
+        return Err(ParseStateError::StrayCharacter { found, column });
+    }
+    let spaced = chars.iter().any(|(_, c)| c.is_whitespace() || *c == ',');
+    let mut tokens = Vec::new();
+    let mut rows = vec![0usize];
+    let mut saw_slash = false;
+    if !spaced {
+        for &(column, c) in &chars {
+            if c == '/' {
+                saw_slash = true;
+                rows.push(0);
+                continue;
+            }
+            let value = if is_blank_mark(c) {
+                0
+            } else {
+                c.to_digit(10).unwrap_or(0) as usize // only digits remain here
+            };
+            tokens.push(Token { value, column });
+            *rows.last_mut().expect("rows starts non-empty") += 1;
+        }
+    } else {
+        let mut i = 0;
+        // The last hard separator (`,` or `/`) seen since the previous cell, to catch `1,,2`.
+        let mut pending_hard: Option<(usize, char)> = None;
+        while i < chars.len() {
+            let (column, c) = chars[i];
+            if is_separator(c) {
+                if c == ',' || c == '/' {
+                    if pending_hard.is_some() || tokens.is_empty() && c == ',' {
+                        return Err(ParseStateError::MissingCell { column });
+                    }
+                    pending_hard = Some((column, c));
+                    if c == '/' {
+                        saw_slash = true;
+                        rows.push(0);
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && !is_separator(chars[i].1) {
+                i += 1;
+            }
+            let token: String = chars[start..i].iter().map(|(_, c)| *c).collect();
+            let value = if token.len() == 1 && token.chars().all(is_blank_mark) {
+                0
+            } else if token.chars().all(|c| c.is_ascii_digit()) {
+                token.parse::<usize>().ok().filter(|v| *v <= 99).ok_or(
+                    ParseStateError::BadCell {
+                        token: token.clone(),
+                        column,
+                    },
+                )?
+            } else {
+                return Err(ParseStateError::BadCell { token, column });
+            };
+            pending_hard = None;
+            tokens.push(Token { value, column });
+            *rows.last_mut().expect("rows starts non-empty") += 1;
+        }
+        if let Some((column, ',')) = pending_hard {
+            return Err(ParseStateError::MissingCell { column });
+        }
+    }
+    if tokens.is_empty() {
+        return Err(ParseStateError::Empty);
+    }
+    if !saw_slash {
+        rows.clear();
+    }
+    Ok(Lexed { tokens, rows })
+}
+
+/// Chooses the board from what was asked for, the rows written, or the cell count.
+fn infer_board(lexed: &Lexed, asked: Option<Board>) -> Result<Board, ParseStateError> {
+    let found = lexed.tokens.len();
+    let from_rows = if lexed.rows.is_empty() {
+        None
+    } else {
+        let expected = lexed.rows[0];
+        if let Some((i, &len)) = lexed
+            .rows
+            .iter()
+            .enumerate()
+            .find(|(_, &len)| len != expected)
+        {
+            return Err(ParseStateError::RaggedRows {
+                row: i + 1,
+                found: len,
+                expected,
+            });
+        }
+        let (width, height) = (expected, lexed.rows.len());
+        Some(
+            Board::new(width, height)
+                .map_err(|_| ParseStateError::UnsupportedRows { width, height })?,
+        )
+    };
+    match (asked, from_rows) {
+        (Some(board), _) if board.cells() != found => Err(ParseStateError::WrongCellCount {
+            found,
+            expected: board.cells(),
+            board,
+        }),
+        (Some(board), Some(rows)) if rows != board => Err(ParseStateError::BoardMismatch {
+            found: rows,
+            expected: board,
+        }),
+        (Some(board), _) => Ok(board),
+        (None, Some(rows)) => Ok(rows),
+        (None, None) => Board::square_with_cells(found).ok_or(ParseStateError::NotSquare { found }),
+    }
+}
+
+impl State {
+    /// Reads a state; the board is `board` if given, else the rows written with `/`, else the
+    /// square board with that many cells.
+    ///
+    /// # Errors
+    /// A [`ParseStateError`] naming the problem and its column. Never panics.
+    pub fn parse(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
+        let lexed = lex(text)?;
+        let board = infer_board(&lexed, board)?;
+        let n = board.cells();
+        let mut cells = [0u8; MAX_CELLS];
+        let mut seen = [false; MAX_CELLS];
+        let mut blank = 0u8;
+        for (cell, token) in lexed.tokens.iter().enumerate() {
+            if token.value >= n {
+                return Err(ParseStateError::TileOutOfRange {
+                    tile: token.value,
+                    column: token.column,
+                    board,
+                    max: n - 1,
+                });
+            }
+            if std::mem::replace(&mut seen[token.value], true) {
+                return Err(ParseStateError::RepeatedTile {
+                    tile: token.value,
+                    column: token.column,
+                });
+            }
+            cells[cell] = token.value as u8;
+            if token.value == 0 {
+                blank = cell as u8;
+            }
+        }
+        Ok(State {
+            board,
+            blank,
+            cells,
+        })
+    }
+
+    /// Builds a state from tiles listed row-major.
+    ///
+    /// # Errors
+    /// The same errors as [`State::parse`] (columns are then 1-based indices into `tiles`).
+    pub fn from_tiles(board: Board, tiles: &[u8]) -> Result<State, ParseStateError> {
+        let text = tiles
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        State::parse(&text, Some(board))
+    }
+
+    /// The default goal: tiles `1..n` row-major, then the blank in the last cell (`123456780`).
+    pub fn goal(board: Board) -> State {
+        State::canonical_goal(board, board.cells() - 1)
+    }
+
+    /// The canonical goal with the blank in `blank_cell`: the other cells hold `1..n` in
+    /// row-major order. Every goal is a relabelling of the canonical goal with the same blank cell.
+    ///
+    /// # Panics
+    /// If `blank_cell` is not a cell of `board`.
+    pub fn canonical_goal(board: Board, blank_cell: usize) -> State {
+        assert!(blank_cell < board.cells(), "blank cell {blank_cell} is off the {board} board");
+        let mut cells = [0u8; MAX_CELLS];
+        let mut next = 1u8;
+        for (cell, slot) in cells.iter_mut().enumerate().take(board.cells()) {
+            if cell != blank_cell {
+                *slot = next;
+                next += 1;
+            }
+        }
+        State {
+            board,
+            blank: blank_cell as u8,
+            cells,
+        }
+    }
+
+    /// Builds a state from cells already known to be a permutation of `0..board.cells()`.
+    pub(crate) fn from_valid_cells(board: Board, cells: [u8; MAX_CELLS]) -> State {
+        let blank = cells[..board.cells()]
+            .iter()
+            .position(|&t| t == BLANK)
+            .expect("a valid state has a blank") as u8;
+        State {
+            board,
+            blank,
+            cells,
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The tiles, row-major, `0` for the blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.board.cells()]
+    }
+
+    /// The blank's cell.
+    #[inline]
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+
+    /// Whether this is a canonical goal: tiles `1..n` row-major around the blank.
+    pub fn is_canonical_goal(&self) -> bool {
+        *self == State::canonical_goal(self.board, self.blank())
+    }
+
+    /// The state after the blank makes `mv`, or `None` if it would leave the board.
+    #[inline]
+    pub fn apply(&self, mv: Move) -> Option<State> {
+        let target = self.board.step(self.blank(), mv)?;
+        let mut next = *self;
+        next.cells[self.blank()] = self.cells[target];
+        next.cells[target] = BLANK;
+        next.blank = target as u8;
+        Some(next)
+    }
+
+    /// The legal moves from here, with the states they lead to.
+    pub fn successors(&self) -> impl Iterator<Item = (Move, State)> + '_ {
+        Move::ALL
+            .into_iter()
+            .filter_map(move |mv| self.apply(mv).map(|next| (mv, next)))
+    }
+
+    /// The parity of the number of inversions among the tiles, the blank left out.
+    pub fn tile_parity(&self) -> bool {
+        let tiles: Vec<u8> = self.cells().iter().copied().filter(|&t| t != BLANK).collect();
+        let mut odd = false;
+        for i in 0..tiles.len() {
+            for j in i + 1..tiles.len() {
+                odd ^= tiles[i] > tiles[j];
+            }
+        }
+        odd
+    }
+
+    /// The invariant that moves preserve: the tiles' inversion parity, plus on boards of even
+    /// width the parity of the blank's row (a vertical move there carries a tile past an odd
+    /// number of others). Two states of a board reach each other exactly when their classes agree.
+    pub fn parity_class(&self) -> bool {
+        let row_term = self.board.width() % 2 == 0 && (self.blank() / self.board.width()) % 2 == 1;
+        self.tile_parity() ^ row_term
+    }
+
+    /// Whether `goal` can be reached from this state (same board, same parity class).
+    pub fn can_reach(&self, goal: &State) -> bool {
+        self.board == goal.board && self.parity_class() == goal.parity_class()
+    }
+
+    /// Renames tiles so that `goal` becomes the canonical goal with the same blank cell.
+    ///
+    /// Renaming commutes with moves, so the distance from `self` to `goal` equals the distance
+    /// from the result to [`State::canonical_goal`], and the same moves solve both.
+    ///
+    /// # Panics
+    /// If `goal` is on another board.
+    pub fn relabel_for(&self, goal: &State) -> State {
+        assert_eq!(self.board, goal.board, "relabelling needs states of one board");
+        let canonical = State::canonical_goal(goal.board, goal.blank());
+        let mut rename = [0u8; MAX_CELLS];
+        for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
+            rename[from as usize] = to;
+        }
+        let mut cells = [0u8; MAX_CELLS];
+        for (slot, &tile) in cells.iter_mut().zip(self.cells()) {
+            *slot = rename[tile as usize];
+        }
+        State {
+            board: self.board,
+            blank: self.blank,
+            cells,
+        }
+    }
+
+    /// The state drawn as rows of right-aligned tiles, `_` for the blank, one row per line.
+    pub fn grid(&self) -> String {
+        let w = self.board.width();
+        let digits = (self.board.cells() - 1).to_string().len();
+        let mut out = String::new();
+        for (i, row) in self.cells().chunks(w).enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let line: Vec<String> = row
+                .iter()
+                .map(|&t| {
+                    if t == BLANK {
+                        format!("{:>digits$}", "_")
+                    } else {
+                        format!("{t:>digits$}")
+                    }
+                })
+                .collect();
+            out.push_str(&line.join(" "));
+        }
+        out
+    }
+}
+
+impl FromStr for State {
+    type Err = ParseStateError;
+
+    /// Reads a state of a square board; see [`State::parse`] for other boards.
+    fn from_str(text: &str) -> Result<State, ParseStateError> {
+        State::parse(text, None)
+    }
+}
+
+impl fmt::Display for State {
+    /// Writes the form [`State::parse`] reads back: `123456780` on boards of at most ten
+    /// cells, tiles separated by spaces beyond; rows are separated by `/` on non-square boards.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let compact = self.board.cells() <= 10;
+        let square = self.board.width() == self.board.height();
+        for (i, &tile) in self.cells().iter().enumerate() {
+            if i > 0 {
+                if !square && i % self.board.width() == 0 {
+                    f.write_str("/")?;
+                } else if !compact {
+                    f.write_str(" ")?;
+                }
+            }
+            write!(f, "{tile}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "State({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_spelling_reads_the_same_state() {
+        let expected: State = "123456780".parse().unwrap();
+        for text in [
+            "1 2 3 4 5 6 7 8 0",
+            "1,2,3,4,5,6,7,8,0",
+            "123/456/780",
+            "12345678_",
+            "12345678.",
+            " 1, 2, 3, 4, 5, 6, 7, 8, _ ",
+            "1 2 3 / 4 5 6 / 7 8 0",
+        ] {
+            assert_eq!(text.parse::<State>(), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn display_reads_back_on_every_board_shape() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (4, 4), (5, 5)] {
+            let board = Board::new(w, h).unwrap();
+            for blank in 0..board.cells() {
+                let state = State::canonical_goal(board, blank);
+                let text = state.to_string();
+                assert_eq!(State::parse(&text, None), Ok(state), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn parity_class_is_kept_by_every_move() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (3, 3), (4, 4)] {
+            let board = Board::new(w, h).unwrap();
+            let mut state = State::goal(board);
+            for step in 0..200usize {
+                let mv = Move::ALL[(step * 7 + step / 3) % 4];
+                if let Some(next) = state.apply(mv) {
+                    assert_eq!(next.parity_class(), state.parity_class());
+                    state = next;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn relabelling_maps_the_goal_to_the_canonical_goal() {
+        let goal: State = "123804765".parse().unwrap();
+        assert_eq!(goal.relabel_for(&goal), State::canonical_goal(goal.board(), 4));
+    }
+}

@@ -1,0 +1,266 @@
+//! Table files on disk: the data directory, atomic writes, and the memory map.
+//!
+//! This is the only module with `unsafe` code: mapping a file into memory.
+//!
+//! # Safety of the memory map
+//! `memmap2::Mmap::map` is unsafe because the mapped bytes could change (or vanish, if the
+//! file is truncated) while we hold a `&[u8]` to them. npuzzle guarantees that it never
+//! changes a table file in place: every write goes to a temporary file in the same directory
+//! that is then renamed over the old name, so a mapping always shows one complete,
+//! unchanging file (the old inode lives on until the mapping is dropped). Another program
+//! truncating or overwriting a table file in place while npuzzle has it mapped is outside this
+//! guarantee; the bytes are validated (header and checksums) when the mapping is made.
+#![allow(unsafe_code)]
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::format::FormatError;
+use super::Table;
+use crate::bfs::BuildOptions;
+use crate::state::State;
+
+/// The bytes behind a table: a read-only memory map, or a buffer when built in memory.
+pub enum TableBytes {
+    /// A validated, memory-mapped file.
+    Mapped(Mmap),
+    /// Built in memory (the data directory could not be used).
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for TableBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            TableBytes::Mapped(map) => map,
+            TableBytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// Why a table file could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableFileError {
+    /// The file could not be opened, read or mapped.
+    #[error("cannot read table {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The path is a directory.
+    #[error("cannot read table {}: it is a directory", path.display())]
+    IsDirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file is not a valid table, or not the one asked for.
+    #[error("table {} is not valid: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: FormatError,
+    },
+    /// The file could not be written.
+    #[error("cannot write table {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+}
+
+impl TableFileError {
+    /// Whether the file exists but holds something other than a valid table.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, TableFileError::Invalid { .. })
+    }
+
+    /// Whether the file does not exist.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, TableFileError::Read { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+/// The file name of the table for `goal`, for example `3x3-123456780.npt`.
+pub fn file_name(goal: &State) -> String {
+    let cells: Vec<String> = goal.cells().iter().map(|t| t.to_string()).collect();
+    let sep = if goal.board().cells() <= 10 { "" } else { "-" };
+    format!("{}-{}.npt", goal.board(), cells.join(sep))
+}
+
+/// The default data directory: the checkout's `data/` when this binary was built from a
+/// checkout that still exists, else `$XDG_CACHE_HOME/npuzzle`, else `$HOME/.cache/npuzzle`,
+/// else `npuzzle-data` in the system's temporary directory.
+pub fn default_data_dir() -> PathBuf {
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if checkout.join("Cargo.toml").is_file() && checkout.join("data").is_dir() {
+        return checkout.join("data");
+    }
+    if let Some(cache) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(cache).join("npuzzle");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(home).join(".cache").join("npuzzle");
+    }
+    std::env::temp_dir().join("npuzzle-data")
+}
+
+/// Opens, maps and validates the table at `path`.
+///
+/// # Errors
+/// [`TableFileError`]: unreadable, a directory, or not a valid table.
+pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
+    let read_error = |source| TableFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(read_error)?;
+    let metadata = file.metadata().map_err(read_error)?;
+    if metadata.is_dir() {
+        return Err(TableFileError::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    let bytes = if metadata.len() == 0 {
+        // An empty file cannot be mapped on every platform; it is simply not a table.
+        TableBytes::Owned(Vec::new())
+    } else {
+        // SAFETY: the file is opened read-only and npuzzle never modifies a table file in
+        // place (see `write_atomic`), so the mapped bytes do not change while the `Mmap`
+        // lives; a rename over this path leaves our mapping on the old, complete file. Other
+        // programs changing the file in place are excluded by the module documentation. The
+        // bytes are validated by `Table::from_bytes` before any query reads them.
+        let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
+        TableBytes::Mapped(map)
+    };
+    Table::from_bytes(bytes).map_err(|source| TableFileError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to
+/// disk, then renamed over `path`. Readers see the old file or the new one, never a mix.
+/// Creates the directory if it is missing.
+///
+/// # Errors
+/// [`TableFileError::Write`] with the cause.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
+    let write_error = |source| TableFileError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(write_error)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".npuzzle-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(write_error)?;
+    temp.write_all(bytes).map_err(write_error)?;
+    // Tables are shared data, not secrets: readable by all like any other cache file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let readable = std::fs::Permissions::from_mode(0o644);
+        temp.as_file().set_permissions(readable).map_err(write_error)?;
+    }
+    temp.as_file().sync_all().map_err(write_error)?;
+    temp.persist(path).map_err(|e| write_error(e.error))?;
+    Ok(())
+}
+
+/// What [`load_or_build`] had to do besides reading a valid file, for the caller to report.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Notice {
+    /// The table was missing and has been built and saved.
+    Built {
+        /// Where it was saved.
+        path: PathBuf,
+    },
+    /// The file was damaged or for another goal; it has been rebuilt and replaced.
+    Rebuilt {
+        /// What was wrong with the old file.
+        reason: TableFileError,
+    },
+    /// The table could not be read or saved; it was built in memory for this run only.
+    InMemory {
+        /// Why the data directory could not be used.
+        reason: TableFileError,
+    },
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::Built { path } => write!(f, "built table {}", path.display()),
+            Notice::Rebuilt { reason } => write!(f, "{reason}; rebuilt it"),
+            Notice::InMemory { reason } => {
+                write!(f, "{reason}; answering from a table built in memory")
+            }
+        }
+    }
+}
+
+/// Opens the table for `goal` in `dir`, building it (and saving it there) when it is missing,
+/// damaged or for another goal. Where `dir` cannot be read or written, the table is built in
+/// memory and a [`Notice::InMemory`] says why. Never fails for a board that can be ranked.
+///
+/// # Errors
+/// [`crate::TooLargeError`] when `goal`'s board is too large for a table.
+pub fn load_or_build(
+    dir: &Path,
+    goal: &State,
+    options: BuildOptions,
+) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
+    let path = dir.join(file_name(goal));
+    let mut notices = Vec::new();
+    let problem = match open(&path) {
+        Ok(table) => match table.expect_goal(goal) {
+            Ok(()) => return Ok((table, notices)),
+            Err(source) => TableFileError::Invalid {
+                path: path.clone(),
+                source,
+            },
+        },
+        Err(error) => error,
+    };
+    let built = Table::build(goal, options)?;
+    let replaceable = problem.is_missing() || problem.is_invalid();
+    if !replaceable {
+        notices.push(Notice::InMemory { reason: problem });
+        return Ok((into_owned(built), notices));
+    }
+    match write_atomic(&path, built.as_bytes()) {
+        Ok(()) => {
+            notices.push(if problem.is_missing() {
+                Notice::Built { path }
+            } else {
+                Notice::Rebuilt { reason: problem }
+            });
+            Ok((into_owned(built), notices))
+        }
+        Err(reason) => {
+            if !problem.is_missing() {
+                notices.push(Notice::Rebuilt { reason: problem });
+            }
+            notices.push(Notice::InMemory { reason });
+            Ok((into_owned(built), notices))
+        }
+    }
+}
+
+fn into_owned(table: Table<Vec<u8>>) -> Table<TableBytes> {
+    table.map_bytes(TableBytes::Owned)
+}
