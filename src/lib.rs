@@ -47,3 +47,8 @@ pub use rank::{RankSpace, TooLargeError};
 pub use solution::Solution;
 pub use state::{ParseStateError, State};
 pub use table::{FormatError, Header, Table};
+
+/// The README's Rust examples run as doctests, so the README cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
