@@ -168,3 +168,41 @@ fn an_unusable_data_directory_still_answers_from_memory() {
     assert!(matches!(notices[..], [Notice::InMemory { .. }]), "{notices:?}");
     assert_eq!(table.distance(&goal()), Some(0));
 }
+
+mod decoding_never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Damage of any shape (flipped bytes anywhere, then a cut) is refused or is no damage.
+        #[test]
+        fn damaged_tables_are_refused(
+            flips in proptest::collection::vec((0usize..1_000_000, 1u8..=255), 1..4),
+            cut in proptest::option::of(0usize..200_000),
+        ) {
+            let mut damaged = bytes().to_vec();
+            for (at, mask) in flips {
+                let at = if at < 2000 { at % header_len().max(1) } else { at % damaged.len() };
+                damaged[at] ^= mask;
+            }
+            if let Some(cut) = cut {
+                damaged.truncate(cut.min(damaged.len()));
+            }
+            match Table::from_bytes(&damaged[..]) {
+                Ok(_) => prop_assert_eq!(&damaged[..], bytes()),
+                Err(error) => prop_assert!(!error.to_string().is_empty()),
+            }
+        }
+
+        /// Arbitrary bytes, including ones that start with the magic, never panic the decoder.
+        #[test]
+        fn arbitrary_bytes_are_refused(mut raw in proptest::collection::vec(any::<u8>(), 0..400), magic in any::<bool>()) {
+            if magic && raw.len() >= 8 {
+                raw[..8].copy_from_slice(b"NPUZZLE\0");
+            }
+            prop_assert!(Table::from_bytes(&raw[..]).is_err());
+        }
+    }
+}
