@@ -20,7 +20,10 @@ fn build(c: &mut Criterion) {
     let mut threads: Vec<usize> = vec![1, 2, 4, 8, 16];
     threads.retain(|&t| t <= cores.max(2));
     for t in threads {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
         group.bench_with_input(BenchmarkId::new("one_table_threads", t), &t, |b, _| {
             b.iter(|| pool.install(|| distances(&space, black_box(&goal), BuildOptions::default())))
         });
@@ -58,7 +61,9 @@ fn build(c: &mut Criterion) {
                 .into_par_iter()
                 .map(|blank| {
                     let goal = State::canonical_goal(board, blank);
-                    distances(&space, &goal, BuildOptions { threads: Some(1) }).counts.len()
+                    distances(&space, &goal, BuildOptions { threads: Some(1) })
+                        .counts
+                        .len()
                 })
                 .sum::<usize>()
         })

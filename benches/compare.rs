@@ -64,7 +64,8 @@ fn compare(c: &mut Criterion) {
     // Check the answers once, outside the timed loops: every solver is optimal here.
     for s in &states {
         let exact = table.distance(s).unwrap() as u32;
-        let (_, cost) = pathfinding::prelude::astar(s, successors, manhattan, |x| *x == goal).unwrap();
+        let (_, cost) =
+            pathfinding::prelude::astar(s, successors, manhattan, |x| *x == goal).unwrap();
         assert_eq!(cost, exact, "pathfinding A* on {s}");
     }
 
@@ -72,16 +73,30 @@ fn compare(c: &mut Criterion) {
     group.throughput(Throughput::Elements(states.len() as u64));
     group.sample_size(10);
     group.bench_function("table_distance", |b| {
-        b.iter(|| states.iter().map(|s| table.distance(black_box(s)).unwrap() as u32).sum::<u32>())
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| table.distance(black_box(s)).unwrap() as u32)
+                .sum::<u32>()
+        })
     });
     group.bench_function("table_solve", |b| {
-        b.iter(|| states.iter().map(|s| table.solve(black_box(s)).unwrap().len()).sum::<usize>())
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .sum::<usize>()
+        })
     });
     group.bench_function("pathfinding_astar_manhattan", |b| {
         b.iter(|| {
             states
                 .iter()
-                .map(|s| pathfinding::prelude::astar(black_box(s), successors, manhattan, |x| *x == goal).unwrap().1)
+                .map(|s| {
+                    pathfinding::prelude::astar(black_box(s), successors, manhattan, |x| *x == goal)
+                        .unwrap()
+                        .1
+                })
                 .sum::<u32>()
         })
     });
@@ -89,7 +104,13 @@ fn compare(c: &mut Criterion) {
         b.iter(|| {
             states
                 .iter()
-                .map(|s| pathfinding::prelude::idastar(black_box(s), successors, manhattan, |x| *x == goal).unwrap().1)
+                .map(|s| {
+                    pathfinding::prelude::idastar(black_box(s), successors, manhattan, |x| {
+                        *x == goal
+                    })
+                    .unwrap()
+                    .1
+                })
                 .sum::<u32>()
         })
     });

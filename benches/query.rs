@@ -22,7 +22,12 @@ fn query(c: &mut Criterion) {
     let space = RankSpace::new(board).unwrap();
     let mut seed = 42;
     let states: Vec<State> = (0..4096)
-        .map(|_| space.unrank((splitmix(&mut seed) % space.states() as u64) as u32, goal.parity_class()))
+        .map(|_| {
+            space.unrank(
+                (splitmix(&mut seed) % space.states() as u64) as u32,
+                goal.parity_class(),
+            )
+        })
         .collect();
     let hardest: State = "867254301".parse().unwrap();
     assert_eq!(table.distance(&hardest), Some(31));
@@ -30,7 +35,12 @@ fn query(c: &mut Criterion) {
     let mut group = c.benchmark_group("query_3x3");
     group.throughput(Throughput::Elements(states.len() as u64));
     group.bench_function("rank_only_4096_random", |b| {
-        b.iter(|| states.iter().map(|s| space.index(black_box(s)) as u64).sum::<u64>())
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| space.index(black_box(s)) as u64)
+                .sum::<u64>()
+        })
     });
     group.bench_function("distance_4096_random", |b| {
         b.iter(|| {

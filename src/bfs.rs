@@ -132,12 +132,20 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
     let mut layer_len = 1;
     let mut depth: u8 = 0;
     while layer_len > 0 {
-        depth = depth.checked_add(1).filter(|&d| d < UNREACHED).expect("depth fits a byte");
+        depth = depth
+            .checked_add(1)
+            .filter(|&d| d < UNREACHED)
+            .expect("depth fits a byte");
         next.fill(false);
         if layer_len < 2 * EXPAND_SLICE || rayon::current_num_threads() == 1 {
             // One loop: expand and claim at once. Frontier bits come in index order, which
             // keeps neighbours' reads close together.
-            let mut whole = owners(&mut visited, &mut next, &mut entries, full_len.div_ceil(128) * 128);
+            let mut whole = owners(
+                &mut visited,
+                &mut next,
+                &mut entries,
+                full_len.div_ceil(128) * 128,
+            );
             let whole = &mut whole[0];
             layer_len = 0;
             for full in frontier.iter_ones() {

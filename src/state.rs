@@ -49,7 +49,9 @@ pub enum ParseStateError {
         column: usize,
     },
     /// A token mixing digits and blank marks, or a number too large to be a tile.
-    #[error("bad cell `{token}` at column {column}: a cell is a tile number or `_`/`.` for the blank")]
+    #[error(
+        "bad cell `{token}` at column {column}: a cell is a tile number or `_`/`.` for the blank"
+    )]
     BadCell {
         /// The token.
         token: String,
@@ -150,11 +152,7 @@ fn is_separator(c: char) -> bool {
 /// Splits `text` into cells. Without whitespace or commas every character is one cell
 /// (`123456780`, `123/456/780`); otherwise cells are separated by whitespace, `,` or `/`.
 fn lex(text: &str) -> Result<Lexed, ParseStateError> {
-    let chars: Vec<(usize, char)> = text
-        .chars()
-        .enumerate()
-        .map(|(i, c)| (i + 1, c))
-        .collect();
+    let chars: Vec<(usize, char)> = text.chars().enumerate().map(|(i, c)| (i + 1, c)).collect();
     if let Some(&(column, found)) = chars
         .iter()
         .find(|(_, c)| !(c.is_ascii_digit() || is_blank_mark(*c) || is_separator(*c)))
@@ -339,7 +337,10 @@ impl State {
     /// # Panics
     /// If `blank_cell` is not a cell of `board`.
     pub fn canonical_goal(board: Board, blank_cell: usize) -> State {
-        assert!(blank_cell < board.cells(), "blank cell {blank_cell} is off the {board} board");
+        assert!(
+            blank_cell < board.cells(),
+            "blank cell {blank_cell} is off the {board} board"
+        );
         let mut cells = [0u8; MAX_CELLS];
         let mut next = 1u8;
         for (cell, slot) in cells.iter_mut().enumerate().take(board.cells()) {
@@ -409,7 +410,12 @@ impl State {
 
     /// The parity of the number of inversions among the tiles, the blank left out.
     pub fn tile_parity(&self) -> bool {
-        let tiles: Vec<u8> = self.cells().iter().copied().filter(|&t| t != BLANK).collect();
+        let tiles: Vec<u8> = self
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&t| t != BLANK)
+            .collect();
         let mut odd = false;
         for i in 0..tiles.len() {
             for j in i + 1..tiles.len() {
@@ -440,7 +446,10 @@ impl State {
     /// # Panics
     /// If `goal` is on another board.
     pub fn relabel_for(&self, goal: &State) -> State {
-        assert_eq!(self.board, goal.board, "relabelling needs states of one board");
+        assert_eq!(
+            self.board, goal.board,
+            "relabelling needs states of one board"
+        );
         let canonical = State::canonical_goal(goal.board, goal.blank());
         let mut rename = [0u8; MAX_CELLS];
         for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
@@ -567,6 +576,9 @@ mod tests {
     #[test]
     fn relabelling_maps_the_goal_to_the_canonical_goal() {
         let goal: State = "123804765".parse().unwrap();
-        assert_eq!(goal.relabel_for(&goal), State::canonical_goal(goal.board(), 4));
+        assert_eq!(
+            goal.relabel_for(&goal),
+            State::canonical_goal(goal.board(), 4)
+        );
     }
 }

@@ -26,7 +26,9 @@ fn stderr(output: &Output) -> String {
 fn replay(start: &str, moves: &str) -> State {
     let mut state: State = start.parse().unwrap();
     for letter in moves.chars() {
-        state = state.apply(Move::from_letter(letter).unwrap()).expect("legal move");
+        state = state
+            .apply(Move::from_letter(letter).unwrap())
+            .expect("legal move");
     }
     state
 }
@@ -50,7 +52,12 @@ fn solve_on_a_fresh_data_directory_builds_the_table_and_answers() {
 #[test]
 fn every_documented_spelling_gets_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
-    for spelling in ["123456708", "1 2 3 4 5 6 7 0 8", "1,2,3,4,5,6,7,_,8", "123/456/7.8"] {
+    for spelling in [
+        "123456708",
+        "1 2 3 4 5 6 7 0 8",
+        "1,2,3,4,5,6,7,_,8",
+        "123/456/7.8",
+    ] {
         let out = npuzzle(dir.path(), &["distance", spelling]);
         assert_eq!(stdout(&out), "1\n", "{spelling}: {}", stderr(&out));
     }
@@ -73,7 +80,10 @@ fn json_solution_has_the_documented_fields() {
     assert_eq!(json["goal"], "123456780");
     assert_eq!(json["distance"], 2);
     assert_eq!(json["moves"], "RR");
-    assert_eq!(json["path"], serde_json::json!(["123456078", "123456708", "123456780"]));
+    assert_eq!(
+        json["path"],
+        serde_json::json!(["123456078", "123456708", "123456780"])
+    );
 }
 
 #[test]
@@ -90,11 +100,17 @@ fn text_solution_shows_every_board_and_the_step_count() {
 #[test]
 fn another_goal_is_answered_in_its_own_labels() {
     let dir = tempfile::tempdir().unwrap();
-    let out = npuzzle(dir.path(), &["solve", "283164705", "--goal", "123804765", "-f", "moves"]);
+    let out = npuzzle(
+        dir.path(),
+        &["solve", "283164705", "--goal", "123804765", "-f", "moves"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let moves = stdout(&out).trim_end().to_string();
     assert_eq!(replay("283164705", &moves).to_string(), "123804765");
-    let out = npuzzle(dir.path(), &["distance", "283164705", "--goal", "123804765"]);
+    let out = npuzzle(
+        dir.path(),
+        &["distance", "283164705", "--goal", "123804765"],
+    );
     assert_eq!(stdout(&out).trim(), moves.len().to_string());
 }
 
@@ -177,7 +193,13 @@ fn build_prints_path_size_and_time_and_all_writes_nine_tables() {
     assert_eq!(stdout(&out).lines().count(), 9);
     let tables = std::fs::read_dir(dir.path())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "npt"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "npt")
+        })
         .count();
     assert_eq!(tables, 9);
 }

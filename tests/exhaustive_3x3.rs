@@ -10,8 +10,8 @@ use npuzzle::{Board, RankSpace, State, Table};
 
 /// OEIS A089473: 8-puzzle states at each distance from 123456780 (maximum 31).
 const A089473: [u64; 32] = [
-    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529,
-    10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
+    16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
 ];
 
 fn board() -> Board {
@@ -66,7 +66,10 @@ fn rank_is_a_bijection_onto_the_reachable_states() {
     let mut hit = vec![false; STATES_3X3 as usize];
     for state in reachable.keys() {
         let index = space().index(state) as usize;
-        assert!(!std::mem::replace(&mut hit[index], true), "two states share index {index}");
+        assert!(
+            !std::mem::replace(&mut hit[index], true),
+            "two states share index {index}"
+        );
         assert_eq!(space().unrank(index as u32, state.parity_class()), *state);
     }
 }
@@ -99,10 +102,19 @@ fn every_state_has_a_neighbour_one_closer_and_none_closer() {
             .map(|(_, next)| table().distance(&next).unwrap())
             .collect();
         assert_eq!(d == 0, state == goal);
-        assert!(neighbours.iter().all(|&n| n + 1 >= d), "{state}: a neighbour is too close");
-        assert!(neighbours.iter().all(|&n| n <= d + 1), "{state}: a neighbour is too far");
+        assert!(
+            neighbours.iter().all(|&n| n + 1 >= d),
+            "{state}: a neighbour is too close"
+        );
+        assert!(
+            neighbours.iter().all(|&n| n <= d + 1),
+            "{state}: a neighbour is too far"
+        );
         if d > 0 {
-            assert!(neighbours.contains(&(d - 1)), "{state}: no neighbour one closer");
+            assert!(
+                neighbours.contains(&(d - 1)),
+                "{state}: no neighbour one closer"
+            );
         }
     }
     assert_eq!(table().first_inconsistent_entry(), None);
@@ -137,7 +149,13 @@ fn one_thread_and_many_threads_build_identical_tables() {
     let goal = State::goal(board());
     let one = distances(space(), &goal, BuildOptions { threads: Some(1) });
     for threads in [2, 3, 4, 8] {
-        let many = distances(space(), &goal, BuildOptions { threads: Some(threads) });
+        let many = distances(
+            space(),
+            &goal,
+            BuildOptions {
+                threads: Some(threads),
+            },
+        );
         assert!(one == many, "{threads} threads differ from 1");
     }
     assert_eq!(one.entries, table().entries());
@@ -149,7 +167,10 @@ fn every_canonical_goal_gets_a_complete_consistent_table() {
         let goal = State::canonical_goal(board(), blank);
         let table = Table::build(&goal, BuildOptions::default()).unwrap();
         assert_eq!(table.header().counts.iter().sum::<u64>(), STATES_3X3 as u64);
-        assert!(table.entries().iter().all(|&d| d <= table.header().max_depth));
+        assert!(table
+            .entries()
+            .iter()
+            .all(|&d| d <= table.header().max_depth));
         assert_eq!(table.first_inconsistent_entry(), None, "goal {goal}");
         assert_eq!(table.distance(&goal), Some(0));
     }
@@ -164,10 +185,17 @@ fn small_boards_match_an_independent_search_exhaustively() {
             let goal = State::canonical_goal(board, blank);
             let table = Table::build(&goal, BuildOptions::default()).unwrap();
             let oracle = plain_bfs(goal);
-            assert_eq!(oracle.len() as u32, space.states(), "{w}x{h}: half the states reachable");
+            assert_eq!(
+                oracle.len() as u32,
+                space.states(),
+                "{w}x{h}: half the states reachable"
+            );
             for (state, &d) in &oracle {
                 assert_eq!(table.distance(state), Some(d), "{w}x{h} {state}");
-                assert_eq!(space.unrank(space.index(state), state.parity_class()), *state);
+                assert_eq!(
+                    space.unrank(space.index(state), state.parity_class()),
+                    *state
+                );
                 let solution = table.solve(state).unwrap();
                 assert_eq!(solution.end(), goal);
                 assert_eq!(solution.len(), d as usize);

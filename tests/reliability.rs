@@ -8,7 +8,11 @@ use npuzzle::{Board, State};
 
 fn npuzzle(data_dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    command.args(args).arg("--data-dir").arg(data_dir).env_remove("NPUZZLE_DATA_DIR");
+    command
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("NPUZZLE_DATA_DIR");
     command
 }
 
@@ -25,13 +29,26 @@ fn concurrent_builds_into_one_directory_all_succeed_and_leave_a_valid_table() {
     let dir = tempfile::tempdir().unwrap();
     let children: Vec<_> = (0..8)
         .map(|i| {
-            let args: &[&str] = if i % 2 == 0 { &["build"] } else { &["distance", "867254301"] };
-            npuzzle(dir.path(), args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+            let args: &[&str] = if i % 2 == 0 {
+                &["build"]
+            } else {
+                &["distance", "867254301"]
+            };
+            npuzzle(dir.path(), args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
         })
         .collect();
     for (i, child) in children.into_iter().enumerate() {
         let out: Output = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "process {i}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "process {i}: {}",
+            text(&out.stderr)
+        );
         if i % 2 == 1 {
             assert_eq!(text(&out.stdout), "31\n");
         }
@@ -42,7 +59,10 @@ fn concurrent_builds_into_one_directory_all_succeed_and_leave_a_valid_table() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|name| !name.ends_with(".npt"))
         .collect();
-    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
 }
 
 #[test]
@@ -75,7 +95,11 @@ fn a_reader_during_rebuilds_never_sees_a_half_written_table() {
 #[test]
 fn concurrent_queries_on_a_damaged_table_all_answer_and_leave_it_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(npuzzle(dir.path(), &["build"]).output().unwrap().status.success());
+    assert!(npuzzle(dir.path(), &["build"])
+        .output()
+        .unwrap()
+        .status
+        .success());
     let path = table_path(dir.path());
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
@@ -101,9 +125,15 @@ fn concurrent_queries_on_a_damaged_table_all_answer_and_leave_it_repaired() {
 fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(table_path(dir.path())).unwrap();
-    let out = npuzzle(dir.path(), &["distance", "867254301"]).output().unwrap();
+    let out = npuzzle(dir.path(), &["distance", "867254301"])
+        .output()
+        .unwrap();
     assert_eq!(text(&out.stdout), "31\n");
-    assert!(text(&out.stderr).contains("is a directory"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("is a directory"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(out.status.code(), Some(0));
 
     #[cfg(unix)]
@@ -111,10 +141,21 @@ fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answ
         let looped = tempfile::tempdir().unwrap();
         let path = table_path(looped.path());
         std::os::unix::fs::symlink(&path, &path).unwrap();
-        let out = npuzzle(looped.path(), &["distance", "867254301"]).output().unwrap();
+        let out = npuzzle(looped.path(), &["distance", "867254301"])
+            .output()
+            .unwrap();
         assert_eq!(text(&out.stdout), "31\n");
-        assert!(text(&out.stderr).contains("cannot read table"), "{}", text(&out.stderr));
-        assert_eq!(text(&out.stderr).lines().count(), 1, "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("cannot read table"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            text(&out.stderr).lines().count(),
+            1,
+            "{}",
+            text(&out.stderr)
+        );
     }
 }
 
@@ -122,7 +163,9 @@ fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answ
 fn a_missing_nested_data_directory_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let nested = dir.path().join("a b").join("c");
-    let out = npuzzle(&nested, &["distance", "123456708"]).output().unwrap();
+    let out = npuzzle(&nested, &["distance", "123456708"])
+        .output()
+        .unwrap();
     assert_eq!(text(&out.stdout), "1\n", "{}", text(&out.stderr));
     file::open(&table_path(&nested)).unwrap();
 }
@@ -140,7 +183,9 @@ fn every_canonical_goal_table_walks_every_state_to_its_goal() {
             let d = table.distance(&start).unwrap();
             let moves = table.solve_moves(&start).unwrap();
             assert_eq!(moves.len(), d as usize);
-            let end = moves.iter().fold(start, |s, &mv| s.apply(mv).expect("legal"));
+            let end = moves
+                .iter()
+                .fold(start, |s, &mv| s.apply(mv).expect("legal"));
             assert_eq!(end, goal, "goal {goal}, start {start}");
             assert_eq!(space.index(&start), index);
         }

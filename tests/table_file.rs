@@ -13,7 +13,11 @@ fn goal() -> State {
 
 fn bytes() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| Table::build(&goal(), BuildOptions::default()).unwrap().into_inner())
+    BYTES.get_or_init(|| {
+        Table::build(&goal(), BuildOptions::default())
+            .unwrap()
+            .into_inner()
+    })
 }
 
 fn header_len() -> usize {
@@ -41,20 +45,41 @@ fn a_written_table_opens_with_the_same_bytes_and_answers() {
 #[test]
 fn truncation_anywhere_is_refused() {
     let len = bytes().len();
-    let cuts = [0, 1, 7, 8, 12, 16, 24, 56, 64, 72, 80, FIXED_HEADER_LEN, header_len() - 1]
-        .into_iter()
-        .chain([header_len(), header_len() + 1, len / 2, len - 1]);
+    let cuts = [
+        0,
+        1,
+        7,
+        8,
+        12,
+        16,
+        24,
+        56,
+        64,
+        72,
+        80,
+        FIXED_HEADER_LEN,
+        header_len() - 1,
+    ]
+    .into_iter()
+    .chain([header_len(), header_len() + 1, len / 2, len - 1]);
     for cut in cuts {
-        let error = Table::from_bytes(&bytes()[..cut]).err().expect("truncated file accepted");
+        let error = Table::from_bytes(&bytes()[..cut])
+            .err()
+            .expect("truncated file accepted");
         assert!(
             matches!(
                 error,
-                FormatError::TooShort { .. } | FormatError::Truncated { .. } | FormatError::NotATable
+                FormatError::TooShort { .. }
+                    | FormatError::Truncated { .. }
+                    | FormatError::NotATable
             ),
             "cut at {cut}: {error}"
         );
         if cut >= 8 {
-            assert!(error.to_string().contains("truncated"), "cut at {cut}: {error}");
+            assert!(
+                error.to_string().contains("truncated"),
+                "cut at {cut}: {error}"
+            );
         }
     }
 }
@@ -89,16 +114,27 @@ fn a_future_version_is_refused_by_name() {
     future[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     reseal(&mut future);
     let error = Table::from_bytes(&future[..]).err().unwrap();
-    assert_eq!(error, FormatError::UnsupportedVersion { found: FORMAT_VERSION + 1 });
+    assert_eq!(
+        error,
+        FormatError::UnsupportedVersion {
+            found: FORMAT_VERSION + 1
+        }
+    );
     assert!(error.to_string().contains("npuzzle build"));
 }
 
 #[test]
 fn foreign_bytes_trailing_bytes_and_header_lies_are_refused() {
-    assert_eq!(Table::from_bytes(&b"PK\x03\x04 not a table at all"[..]).err(), Some(FormatError::NotATable));
+    assert_eq!(
+        Table::from_bytes(&b"PK\x03\x04 not a table at all"[..]).err(),
+        Some(FormatError::NotATable)
+    );
     let mut longer = bytes().to_vec();
     longer.push(0);
-    assert!(matches!(Table::from_bytes(&longer[..]).err(), Some(FormatError::TrailingBytes { .. })));
+    assert!(matches!(
+        Table::from_bytes(&longer[..]).err(),
+        Some(FormatError::TrailingBytes { .. })
+    ));
     // A header that claims another board, sealed so only the board check can catch it.
     let mut other_board = bytes().to_vec();
     other_board[17] = 4;
@@ -108,7 +144,10 @@ fn foreign_bytes_trailing_bytes_and_header_lies_are_refused() {
     let mut bad_goal = bytes().to_vec();
     bad_goal[24] = bad_goal[25];
     reseal(&mut bad_goal);
-    assert_eq!(Table::from_bytes(&bad_goal[..]).err(), Some(FormatError::BadGoal));
+    assert_eq!(
+        Table::from_bytes(&bad_goal[..]).err(),
+        Some(FormatError::BadGoal)
+    );
 }
 
 #[test]
@@ -117,7 +156,11 @@ fn a_valid_table_for_another_goal_or_board_is_refused_when_asked_for_this_one() 
     let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
     let error = table.expect_goal(&other_goal).err().unwrap();
     assert!(matches!(error, FormatError::OtherGoal { .. }));
-    let small = Table::build(&State::goal(Board::new(3, 2).unwrap()), BuildOptions::default()).unwrap();
+    let small = Table::build(
+        &State::goal(Board::new(3, 2).unwrap()),
+        BuildOptions::default(),
+    )
+    .unwrap();
     let error = small.expect_goal(&goal()).err().unwrap();
     assert!(error.to_string().contains("3x2"), "{error}");
 }
@@ -129,21 +172,33 @@ fn write(path: &Path, bytes: &[u8]) {
 #[test]
 fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
     let dir = tempfile::tempdir().unwrap();
-    let (table, notices) = file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    let (table, notices) =
+        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
     assert!(matches!(notices[..], [Notice::Built { .. }]), "{notices:?}");
     assert_eq!(table.distance(&goal()), Some(0));
     let path = dir.path().join(file::file_name(&goal()));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
 
     let (_, notices) = file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
-    assert!(notices.is_empty(), "a valid table is used as is: {notices:?}");
+    assert!(
+        notices.is_empty(),
+        "a valid table is used as is: {notices:?}"
+    );
 
     let mut damaged = bytes().to_vec();
     damaged[header_len() + 5] ^= 1;
     write(&path, &damaged);
-    let (table, notices) = file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
-    assert!(matches!(notices[..], [Notice::Rebuilt { .. }]), "{notices:?}");
-    assert!(notices[0].to_string().contains("checksum"), "{}", notices[0]);
+    let (table, notices) =
+        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        matches!(notices[..], [Notice::Rebuilt { .. }]),
+        "{notices:?}"
+    );
+    assert!(
+        notices[0].to_string().contains("checksum"),
+        "{}",
+        notices[0]
+    );
     assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     file::open(&path).unwrap();
@@ -155,17 +210,32 @@ fn an_unusable_data_directory_still_answers_from_memory() {
     // A data directory whose parent is a regular file can never be created, even by root.
     let blocker = dir.path().join("not-a-dir");
     write(&blocker, b"x");
-    let (table, notices) = file::load_or_build(&blocker.join("data"), &goal(), BuildOptions::default()).unwrap();
-    assert!(matches!(notices[..], [Notice::InMemory { .. }]), "{notices:?}");
+    let (table, notices) =
+        file::load_or_build(&blocker.join("data"), &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        matches!(notices[..], [Notice::InMemory { .. }]),
+        "{notices:?}"
+    );
     assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
 
     // A table path that is a directory is reported as such, and the answer still comes.
     let data = dir.path().join("data");
     std::fs::create_dir_all(data.join(file::file_name(&goal()))).unwrap();
-    let error = file::open(&data.join(file::file_name(&goal()))).err().unwrap();
-    assert!(matches!(error, TableFileError::IsDirectory { .. } | TableFileError::Read { .. }), "{error}");
+    let error = file::open(&data.join(file::file_name(&goal())))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            error,
+            TableFileError::IsDirectory { .. } | TableFileError::Read { .. }
+        ),
+        "{error}"
+    );
     let (table, notices) = file::load_or_build(&data, &goal(), BuildOptions::default()).unwrap();
-    assert!(matches!(notices[..], [Notice::InMemory { .. }]), "{notices:?}");
+    assert!(
+        matches!(notices[..], [Notice::InMemory { .. }]),
+        "{notices:?}"
+    );
     assert_eq!(table.distance(&goal()), Some(0));
 }
 
