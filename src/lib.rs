@@ -36,14 +36,18 @@
 
 pub mod bfs;
 pub mod board;
+pub mod heuristic;
 pub mod rank;
+pub mod search;
 pub mod solution;
 pub mod state;
 pub mod table;
 
 pub use bfs::BuildOptions;
 pub use board::{Board, Move};
+pub use heuristic::{Heuristic, HeuristicKind};
 pub use rank::{RankSpace, TooLargeError};
+pub use search::{Algorithm, Limits, Outcome, SearchResult};
 pub use solution::Solution;
 pub use state::{ParseStateError, State};
 pub use table::{FormatError, Header, Table};
