@@ -11,92 +11,120 @@
 
 use super::{goal_cells, Heuristic, Manhattan};
 use crate::board::{MAX_CELLS, MAX_SIDE};
-use crate::state::{State, BLANK};
+use crate::state::State;
 
 /// Manhattan distance plus twice, over every row and column, the fewest tiles that must leave
 /// the line to resolve its conflicts.
+///
+/// A line's cost depends only on which of its cells hold tiles that belong to it and where they
+/// belong, so each line is summarised as a base-`(len + 1)` number (a digit per cell: the tile's
+/// goal position along the line, or `len` for a tile of another line and for the blank) and its
+/// cost read from a table built once: at most 6^5 = 7,776 entries for 5x5.
 #[derive(Clone, Debug)]
 pub struct LinearConflict {
     manhattan: Manhattan,
     width: usize,
     height: usize,
-    /// The goal row and column of every tile.
-    goal_row: [u8; MAX_CELLS],
-    goal_col: [u8; MAX_CELLS],
-}
-
-/// A row or a column.
-#[derive(Clone, Copy)]
-enum Line {
-    Row(usize),
-    Column(usize),
+    /// `row_digit[r][tile]`: the tile's goal column if its goal row is `r`, else `width`.
+    row_digit: [[u8; MAX_CELLS]; MAX_SIDE as usize],
+    /// `col_digit[c][tile]`: the tile's goal row if its goal column is `c`, else `height`.
+    col_digit: [[u8; MAX_CELLS]; MAX_SIDE as usize],
+    /// Powers of `width + 1` and `height + 1`: the weight of each position in a line's key.
+    row_pow: [u32; MAX_SIDE as usize],
+    col_pow: [u32; MAX_SIDE as usize],
+    /// Extra moves (twice the tiles that must leave) for every row key and column key.
+    row_cost: Vec<u8>,
+    col_cost: Vec<u8>,
 }
 
 impl LinearConflict {
     /// The heuristic for `goal`.
     pub fn new(goal: &State) -> LinearConflict {
-        let width = goal.board().width();
+        let (width, height) = (goal.board().width(), goal.board().height());
         let home = goal_cells(goal);
-        let mut goal_row = [0u8; MAX_CELLS];
-        let mut goal_col = [0u8; MAX_CELLS];
-        for tile in 0..goal.board().cells() {
-            goal_row[tile] = home[tile] / width as u8;
-            goal_col[tile] = home[tile] % width as u8;
+        let mut row_digit = [[width as u8; MAX_CELLS]; MAX_SIDE as usize];
+        let mut col_digit = [[height as u8; MAX_CELLS]; MAX_SIDE as usize];
+        for tile in 1..goal.board().cells() {
+            let (r, c) = (home[tile] as usize / width, home[tile] as usize % width);
+            row_digit[r][tile] = c as u8;
+            col_digit[c][tile] = r as u8;
         }
+        let powers = |base: u32| {
+            let mut pow = [0u32; MAX_SIDE as usize];
+            let mut p = 1;
+            for slot in pow.iter_mut() {
+                *slot = p;
+                p *= base;
+            }
+            pow
+        };
         LinearConflict {
             manhattan: Manhattan::new(goal),
             width,
-            height: goal.board().height(),
-            goal_row,
-            goal_col,
+            height,
+            row_digit,
+            col_digit,
+            row_pow: powers(width as u32 + 1),
+            col_pow: powers(height as u32 + 1),
+            row_cost: line_costs(width),
+            col_cost: line_costs(height),
         }
     }
 
-    /// The extra moves (Manhattan not counted) that the conflicts of `line` force.
     #[inline]
-    fn line_cost(&self, line: Line, tile_at: impl Fn(usize) -> u8) -> u32 {
-        // Goal positions, along the line, of the tiles that belong to it, in current order.
-        let mut positions = [0u8; MAX_SIDE as usize];
-        let mut count = 0;
-        let (len, first, stride) = match line {
-            Line::Row(r) => (self.width, r * self.width, 1),
-            Line::Column(c) => (self.height, c, self.width),
-        };
-        for i in 0..len {
-            let tile = tile_at(first + i * stride);
-            if tile == BLANK {
-                continue;
-            }
-            let position = match line {
-                Line::Row(r) => (self.goal_row[tile as usize] as usize == r)
-                    .then_some(self.goal_col[tile as usize]),
-                Line::Column(c) => (self.goal_col[tile as usize] as usize == c)
-                    .then_some(self.goal_row[tile as usize]),
-            };
-            if let Some(position) = position {
-                positions[count] = position;
-                count += 1;
-            }
-        }
-        if count < 2 {
-            return 0;
-        }
-        2 * (count - longest_increasing(&positions[..count])) as u32
+    fn row_key(&self, r: usize, cells: &[u8]) -> usize {
+        let digits = &self.row_digit[r];
+        (0..self.width)
+            .map(|i| digits[cells[r * self.width + i] as usize] as u32 * self.row_pow[i])
+            .sum::<u32>() as usize
+    }
+
+    #[inline]
+    fn col_key(&self, c: usize, cells: &[u8]) -> usize {
+        let digits = &self.col_digit[c];
+        (0..self.height)
+            .map(|i| digits[cells[c + i * self.width] as usize] as u32 * self.col_pow[i])
+            .sum::<u32>() as usize
     }
 
     fn conflicts(&self, cells: &[u8]) -> u32 {
         let rows: u32 = (0..self.height)
-            .map(|r| self.line_cost(Line::Row(r), |c| cells[c]))
+            .map(|r| self.row_cost[self.row_key(r, cells)] as u32)
             .sum();
         let columns: u32 = (0..self.width)
-            .map(|c| self.line_cost(Line::Column(c), |cell| cells[cell]))
+            .map(|c| self.col_cost[self.col_key(c, cells)] as u32)
             .sum();
         rows + columns
     }
 }
 
+/// The extra moves of every key of a line of `len` cells (see [`LinearConflict`]).
+fn line_costs(len: usize) -> Vec<u8> {
+    let base = len + 1;
+    let keys = base.pow(len as u32);
+    (0..keys)
+        .map(|key| {
+            let mut rest = key;
+            let mut positions = [0u8; MAX_SIDE as usize];
+            let mut count = 0;
+            for _ in 0..len {
+                let digit = rest % base;
+                rest /= base;
+                if digit < len {
+                    positions[count] = digit as u8;
+                    count += 1;
+                }
+            }
+            if count < 2 {
+                0
+            } else {
+                2 * (count - longest_increasing(&positions[..count])) as u8
+            }
+        })
+        .collect()
+}
+
 /// The length of the longest strictly increasing subsequence of at most five values.
-#[inline]
 fn longest_increasing(values: &[u8]) -> usize {
     let mut best = [1usize; MAX_SIDE as usize];
     let mut longest = 1;
@@ -123,25 +151,35 @@ impl Heuristic for LinearConflict {
     #[inline]
     fn update(&self, cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
         // A vertical move keeps the order within the tile's column and changes two rows; a
-        // horizontal move keeps the order within its row and changes two columns.
+        // horizontal move keeps the order within its row and changes two columns. The keys
+        // before the move differ from those after only in the moved tile's digit.
         let w = self.width;
-        let (old, new) = if from.abs_diff(to) == w {
-            (Line::Row(from / w), Line::Row(to / w))
+        let t = tile as usize;
+        let (removed, added) = if from.abs_diff(to) == w {
+            let (old, new, i) = (from / w, to / w, from % w);
+            let (old_after, new_after) = (self.row_key(old, cells), self.row_key(new, cells));
+            let none = w as u32;
+            let old_before = old_after + (self.row_digit[old][t] as u32 * self.row_pow[i]) as usize
+                - (none * self.row_pow[i]) as usize;
+            let new_before = new_after + (none * self.row_pow[i]) as usize
+                - (self.row_digit[new][t] as u32 * self.row_pow[i]) as usize;
+            (
+                self.row_cost[old_before] + self.row_cost[new_before],
+                self.row_cost[old_after] + self.row_cost[new_after],
+            )
         } else {
-            (Line::Column(from % w), Line::Column(to % w))
+            let (old, new, i) = (from % w, to % w, from / w);
+            let (old_after, new_after) = (self.col_key(old, cells), self.col_key(new, cells));
+            let none = self.height as u32;
+            let old_before = old_after + (self.col_digit[old][t] as u32 * self.col_pow[i]) as usize
+                - (none * self.col_pow[i]) as usize;
+            let new_before = new_after + (none * self.col_pow[i]) as usize
+                - (self.col_digit[new][t] as u32 * self.col_pow[i]) as usize;
+            (
+                self.col_cost[old_before] + self.col_cost[new_before],
+                self.col_cost[old_after] + self.col_cost[new_after],
+            )
         };
-        let before_move = |c: usize| {
-            if c == from {
-                tile
-            } else if c == to {
-                BLANK
-            } else {
-                cells[c]
-            }
-        };
-        let after_move = |c: usize| cells[c];
-        let removed = self.line_cost(old, before_move) + self.line_cost(new, before_move);
-        let added = self.line_cost(old, after_move) + self.line_cost(new, after_move);
-        self.manhattan.update(cells, before, tile, from, to) + added - removed
+        self.manhattan.update(cells, before, tile, from, to) + added as u32 - removed as u32
     }
 }

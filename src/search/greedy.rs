@@ -55,7 +55,7 @@ pub fn greedy<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResul
     seen.insert(pack(start));
     // Entries: heuristic value in the high bits, node index (generation order) below.
     let mut open = BinaryHeap::new();
-    open.push(Reverse(((nodes[0].h as u64) << 32) | 0));
+    open.push(Reverse((nodes[0].h as u64) << 32));
     let (mut expanded, mut generated) = (0u64, 0u64);
     while let Some(Reverse(top)) = open.pop() {
         let index = (top & 0xFFFF_FFFF) as u32;
