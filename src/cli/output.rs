@@ -44,12 +44,7 @@ pub struct StatsJson {
 
 impl SolveJson {
     /// The JSON form of `solution`.
-    pub fn new(
-        solution: &Solution,
-        goal: &npuzzle::State,
-        algorithm: &str,
-        optimal: bool,
-    ) -> SolveJson {
+    pub fn new(solution: &Solution, goal: &npuzzle::State, algorithm: &str, optimal: bool) -> SolveJson {
         SolveJson {
             start: solution.start().to_string(),
             goal: goal.to_string(),
