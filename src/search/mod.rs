@@ -179,6 +179,23 @@ impl FromStr for Algorithm {
 ///
 /// Never panics on valid states; a pair on different boards or of different parity classes is
 /// [`Outcome::Unsolvable`].
+///
+/// ```
+/// use npuzzle::search::{self, Algorithm, Limits};
+/// use npuzzle::{HeuristicKind, State};
+/// let start: State = "867254301".parse()?;
+/// let goal: State = "123456780".parse()?;
+/// let result = search::run(
+///     Algorithm::IdaStar,
+///     HeuristicKind::LinearConflict,
+///     &start,
+///     &goal,
+///     Limits::default(),
+/// );
+/// assert_eq!(result.solution().map(|s| s.len()), Some(31));
+/// assert!(result.expanded > 0 && result.gave_up().is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(
     algorithm: Algorithm,
     heuristic: HeuristicKind,
