@@ -32,6 +32,8 @@ pub enum Command {
     Distance(QueryArgs),
     /// Print an optimal solution from START to the goal
     Solve(SolveArgs),
+    /// Run every algorithm on one instance and print one row each: length, optimal?, nodes, time
+    Compare(CompareArgs),
 }
 
 /// The goal and board options every query shares.
@@ -71,6 +73,9 @@ pub struct QueryArgs {
 
     #[command(flatten)]
     pub goal: GoalArgs,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// Output forms of `solve`.
@@ -98,4 +103,107 @@ pub struct SolveArgs {
     /// Output form
     #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+
+    /// Also report nodes expanded and generated, the time, the length and whether it is optimal
+    /// (compared with the exact table where one exists); JSON output always includes them
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// How to answer: from the table or by which search.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// The exact table (3x3 and smaller): one read per move
+    Table,
+    /// A* search, optimal
+    Astar,
+    /// IDA* search, optimal, little memory (the fallback for boards over 9 cells)
+    Idastar,
+    /// Breadth-first search over states, optimal, no heuristic
+    Bfs,
+    /// Iterative-deepening depth-first search, optimal, no heuristic
+    Iddfs,
+    /// Best-first on the heuristic alone (textbook branch and bound): fast, NOT optimal
+    Greedy,
+}
+
+/// The heuristic of the informed searches.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeuristicArg {
+    /// Tiles not in their goal cell
+    Misplaced,
+    /// Sum of the tiles' Manhattan distances
+    Manhattan,
+    /// Manhattan plus two moves per tile that must leave its row or column
+    LinearConflict,
+}
+
+/// Search options shared by `distance` and `solve`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// How to answer [default: table; without one (boards over 9 cells, or --no-table) astar
+    /// with linear-conflict on 3x3 and smaller, idastar with linear-conflict beyond]
+    #[arg(long, short, value_enum, value_name = "ALG")]
+    pub algorithm: Option<AlgorithmArg>,
+
+    /// Heuristic of astar, idastar and greedy [default: manhattan when --algorithm is given,
+    /// linear-conflict for the automatic fallback]
+    #[arg(long, value_enum, value_name = "H")]
+    pub heuristic: Option<HeuristicArg>,
+
+    /// Never use (or build) an exact table: answer by search
+    #[arg(long)]
+    pub no_table: bool,
+
+    /// Give up after this many expanded nodes (e.g. 500000, 2M) or this much time (e.g. 10s,
+    /// 250ms, 2min); repeat for both [default: no limit, except 10M nodes for astar, bfs and
+    /// greedy, whose memory grows with the nodes]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
+}
+
+/// Output forms of `compare`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareFormat {
+    /// An aligned table, one row per algorithm
+    #[default]
+    Text,
+    /// One JSON object: start, goal, exact distance, and a row object per algorithm
+    Json,
+}
+
+/// Arguments of `compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The start state
+    #[arg(value_name = "START", allow_hyphen_values = true)]
+    pub start: String,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Heuristic of astar, idastar and greedy [default: manhattan]
+    #[arg(long, value_enum, value_name = "H", conflicts_with = "all_heuristics")]
+    pub heuristic: Option<HeuristicArg>,
+
+    /// Run astar, idastar and greedy once with each heuristic
+    #[arg(long)]
+    pub all_heuristics: bool,
+
+    /// Per-algorithm limit: expanded nodes (e.g. 500000, 2M) or time (e.g. 10s, 250ms); repeat
+    /// for both. An algorithm that reaches it reports "gave up" [default: 5M nodes and 10s]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
+
+    /// Leave out the exact table (and do not build one): rows say whether an algorithm
+    /// guarantees optimality instead of checking it
+    #[arg(long)]
+    pub no_table: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
 }

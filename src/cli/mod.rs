@@ -6,10 +6,13 @@
 
 mod args;
 mod build;
+mod compare;
 mod context;
 mod input;
+mod limits;
 mod output;
 mod query;
+mod search;
 
 use std::io;
 use std::process::ExitCode;
@@ -96,8 +99,9 @@ pub fn main() -> ExitCode {
 fn run(command: Command, context: &mut Context) -> CommandResult {
     match command {
         Command::Build(args) => build::run(&args, context),
-        Command::Distance(args) => query::distance(&args, context),
-        Command::Solve(args) => query::solve(&args, context),
+        Command::Distance(args) => search::distance(&args, context),
+        Command::Solve(args) => search::solve(&args, context),
+        Command::Compare(args) => compare::run(&args, context),
     }
 }
 

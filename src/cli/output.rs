@@ -22,6 +22,24 @@ pub struct SolveJson {
     pub algorithm: String,
     /// Whether the solution is known to be optimal.
     pub optimal: bool,
+    /// Search statistics (`solve` always includes them in JSON), flattened into this object.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<StatsJson>,
+}
+
+/// The cost of an answer, as `solve --format json` and `compare --format json` report it.
+#[derive(Serialize)]
+pub struct StatsJson {
+    /// The heuristic used, or null for the table, `bfs` and `iddfs`.
+    pub heuristic: Option<String>,
+    /// Nodes whose successors were produced (for the table: the states along the path).
+    pub expanded: u64,
+    /// Successors produced (for the table: the neighbours read).
+    pub generated: u64,
+    /// Wall-clock time of the answer in milliseconds.
+    pub time_ms: f64,
+    /// The exact distance from the table, or null where no table was used.
+    pub table_distance: Option<u8>,
 }
 
 impl SolveJson {
@@ -40,6 +58,7 @@ impl SolveJson {
             path: solution.path().iter().map(|s| s.to_string()).collect(),
             algorithm: algorithm.to_string(),
             optimal,
+            stats: None,
         }
     }
 }
