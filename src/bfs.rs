@@ -68,7 +68,10 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
     let mut frontier = vec![start];
     let mut depth: u8 = 0;
     while !frontier.is_empty() {
-        depth = depth.checked_add(1).filter(|&d| d < UNREACHED).expect("depth fits a byte");
+        depth = depth
+            .checked_add(1)
+            .filter(|&d| d < UNREACHED)
+            .expect("depth fits a byte");
         let expand = |layer: &[u32], next: &mut Vec<u32>| {
             for &full in layer {
                 space.for_each_neighbour(full, |_, neighbour| {

@@ -214,7 +214,10 @@ impl RankSpace {
             left -= 1;
             seen |= 1 << value;
         }
-        (state.blank() as u32 * self.perms + rank, inversions & 1 == 1)
+        (
+            state.blank() as u32 * self.perms + rank,
+            inversions & 1 == 1,
+        )
     }
 
     /// The folded index of `state` in `0..n!/2`; states of one parity class never share one.
@@ -342,7 +345,10 @@ mod tests {
     fn fast_division_matches_hardware_division() {
         for d in [1u32, 2, 3, 6, 7, 120, 720, 5040, 40320, 39_916_800] {
             let div = Divisor::new(d);
-            for n in (0..2_000_000u32).step_by(997).chain([u32::MAX - 1, 479_001_599]) {
+            for n in (0..2_000_000u32)
+                .step_by(997)
+                .chain([u32::MAX - 1, 479_001_599])
+            {
                 assert_eq!(div.div(n), n / d, "{n} / {d}");
                 assert_eq!(div.rem(n), n % d, "{n} % {d}");
             }

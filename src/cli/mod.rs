@@ -5,11 +5,16 @@
 //! Data goes to stdout, messages (one line each, prefixed `npuzzle: `) to stderr.
 
 mod args;
+mod batch;
+mod batch_input;
 mod build;
+mod check;
 mod context;
 mod input;
 mod output;
 mod query;
+mod stats;
+mod stats_plot;
 
 use std::io;
 use std::process::ExitCode;
@@ -98,6 +103,9 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Build(args) => build::run(&args, context),
         Command::Distance(args) => query::distance(&args, context),
         Command::Solve(args) => query::solve(&args, context),
+        Command::Batch(args) => batch::run(&args, context),
+        Command::Stats(args) => stats::run(&args, context),
+        Command::Check(args) => check::run(&args, context),
     }
 }
 

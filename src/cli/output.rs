@@ -26,7 +26,12 @@ pub struct SolveJson {
 
 impl SolveJson {
     /// The JSON form of `solution`.
-    pub fn new(solution: &Solution, goal: &npuzzle::State, algorithm: &str, optimal: bool) -> SolveJson {
+    pub fn new(
+        solution: &Solution,
+        goal: &npuzzle::State,
+        algorithm: &str,
+        optimal: bool,
+    ) -> SolveJson {
         SolveJson {
             start: solution.start().to_string(),
             goal: goal.to_string(),
@@ -37,4 +42,21 @@ impl SolveJson {
             optimal,
         }
     }
+}
+
+/// One row of `batch --format jsonl`. Field names are stable: `start`, `goal`, `distance`
+/// (null on failure), `moves` (only with `--solve`; null on failure), `error` (null when ok).
+#[derive(Serialize)]
+pub struct BatchRow<'a> {
+    /// The start as `State` displays it, or as written when it could not be read.
+    pub start: &'a str,
+    /// The goal, or as written (empty when unknown).
+    pub goal: &'a str,
+    /// The exact distance.
+    pub distance: Option<u8>,
+    /// The blank's moves of an optimal solution; present only with `--solve`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Option<&'a str>>,
+    /// Why this question got no answer.
+    pub error: Option<&'a str>,
 }
