@@ -629,6 +629,45 @@ mod tests {
     }
 
     #[test]
+    fn regression_whitespace_around_the_compact_form_is_ignored() {
+        // `" 123456780"` and `"123456780\r"` (a CRLF line) were read as spaced forms with one
+        // token `123456780`, and refused as a bad cell.
+        let expected = State::goal(Board::THREE_BY_THREE);
+        for text in [
+            " 123456780",
+            "123456780\r",
+            "\t123456780\n",
+            " 123/456/780 ",
+        ] {
+            assert_eq!(State::parse(text, None), Ok(expected), "{text:?}");
+        }
+        assert_eq!(
+            State::parse(" 12a456780", None),
+            Err(ParseStateError::StrayCharacter {
+                found: 'a',
+                column: 4
+            })
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_compact_fast_path_agrees_with_the_general_parser(
+            text in "[0-9_.]{0,11}",
+            size in proptest::option::of((2usize..=5, 2usize..=5)),
+        ) {
+            let board = size.and_then(|(w, h)| Board::new(w, h).ok());
+            let general = State::parse_general(&text, board);
+            match parse_compact(text.as_bytes(), board) {
+                Some(fast) => proptest::prop_assert_eq!(Ok(fast), general),
+                // The fast path declines only what the general parser refuses, or reads
+                // through another route (none for these characters).
+                None => proptest::prop_assert!(general.is_err(), "{text:?} {general:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn relabelling_maps_the_goal_to_the_canonical_goal() {
         let goal: State = "123804765".parse().unwrap();
         assert_eq!(
