@@ -190,7 +190,7 @@ fn answer_all(
             }
         }
     } else {
-        let mut records = RecordReader::new(form, buf, reader).map_err(Failure::usage)?;
+        let mut records = RecordReader::new(form, buf, reader);
         let mut chunk = Vec::with_capacity(CHUNK_RECORDS);
         loop {
             records
@@ -443,7 +443,7 @@ impl<'a> Answerer<'a> {
                         commas + 1
                     )))
                 } else {
-                    Err(Miss::Failed(state_error("start", text, &error)))
+                    Err(Miss::Failed(state_error("start", &shorten(text), &error)))
                 }
             }
         };
@@ -453,11 +453,11 @@ impl<'a> Answerer<'a> {
     /// Reads a start and an optional goal written apart.
     fn fields(&self, start: &str, goal: Option<&str>) -> Result<(State, State), Miss> {
         let start = State::parse(start, self.settings.board)
-            .map_err(|e| Miss::Failed(state_error("start", start, &e)))?;
+            .map_err(|e| Miss::Failed(state_error("start", &shorten(start), &e)))?;
         let goal = match goal.filter(|g| !g.is_empty()) {
             Some(text) => Some(
                 State::parse(text, Some(start.board()))
-                    .map_err(|e| Miss::Failed(state_error("goal", text, &e)))?,
+                    .map_err(|e| Miss::Failed(state_error("goal", &shorten(text), &e)))?,
             ),
             None => None,
         };
@@ -535,6 +535,14 @@ impl<'a> Answerer<'a> {
                 .ok_or_else(unsolvable)?;
             Ok((distance, None))
         }
+    }
+}
+
+/// `text`, cut to its first 40 characters and `...` when longer, for quoting in a message.
+fn shorten(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => Cow::Owned(format!("{}...", &text[..cut])),
+        None => Cow::Borrowed(text),
     }
 }
 

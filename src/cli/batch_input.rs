@@ -193,22 +193,19 @@ pub struct Record {
 /// Reads the questions of a CSV or JSON-lines input, a chunk at a time.
 pub struct RecordReader {
     inner: RecordInner,
+    reader: BufReader<Box<dyn Read + Send>>,
+    buf: Vec<u8>,
     line: u64,
     /// Bytes consumed so far (for progress).
     pub bytes: u64,
 }
 
 enum RecordInner {
+    /// Columns of `start` and `goal` once the header has been read.
     Csv {
-        reader: csv::Reader<Box<dyn Read + Send>>,
-        start: Option<usize>,
-        goal: Option<usize>,
-        record: csv::ByteRecord,
+        columns: Option<(Option<usize>, Option<usize>)>,
     },
-    Jsonl {
-        reader: BufReader<Box<dyn Read + Send>>,
-        buf: Vec<u8>,
-    },
+    Jsonl,
 }
 
 /// The fields of a JSON line; others are ignored.
@@ -224,46 +221,19 @@ impl RecordReader {
     ///
     /// # Errors
     /// A CSV header that cannot be read.
-    pub fn new(
-        form: InputForm,
-        head: Vec<u8>,
-        reader: Box<dyn Read + Send>,
-    ) -> Result<RecordReader, String> {
+    pub fn new(form: InputForm, head: Vec<u8>, reader: Box<dyn Read + Send>) -> RecordReader {
         let chained: Box<dyn Read + Send> = Box::new(Cursor::new(head).chain(reader));
         let inner = match form {
-            InputForm::Csv => {
-                let mut reader = csv::ReaderBuilder::new()
-                    .has_headers(true)
-                    .flexible(true)
-                    .comment(Some(b'#'))
-                    .trim(csv::Trim::All)
-                    .from_reader(chained);
-                let headers = reader
-                    .byte_headers()
-                    .map_err(|e| format!("cannot read the CSV header: {e}"))?;
-                let column = |name: &[u8]| {
-                    headers
-                        .iter()
-                        .position(|h| h.trim_ascii().eq_ignore_ascii_case(name))
-                };
-                let (start, goal) = (column(b"start"), column(b"goal"));
-                RecordInner::Csv {
-                    reader,
-                    start,
-                    goal,
-                    record: csv::ByteRecord::new(),
-                }
-            }
-            InputForm::Jsonl | InputForm::Lines => RecordInner::Jsonl {
-                reader: BufReader::with_capacity(1 << 16, chained),
-                buf: Vec::new(),
-            },
+            InputForm::Csv => RecordInner::Csv { columns: None },
+            InputForm::Jsonl | InputForm::Lines => RecordInner::Jsonl,
         };
-        Ok(RecordReader {
+        RecordReader {
             inner,
+            reader: BufReader::with_capacity(1 << 16, chained),
+            buf: Vec::new(),
             line: 0,
             bytes: 0,
-        })
+        }
     }
 
     /// Reads up to `max` records into `out` (cleared first); an empty `out` means the end.
@@ -282,81 +252,79 @@ impl RecordReader {
     }
 
     fn next_record(&mut self) -> io::Result<Option<Record>> {
-        match &mut self.inner {
-            RecordInner::Csv {
-                reader,
-                start,
-                goal,
-                record,
-            } => loop {
-                let read = match reader.read_byte_record(record) {
-                    Ok(read) => read,
-                    Err(e) => {
-                        if let csv::ErrorKind::Io(_) = e.kind() {
-                            return Err(io::Error::other(e.to_string()));
-                        }
-                        let line = e.position().map_or(self.line + 1, |p| p.line());
-                        self.line = line;
-                        return Ok(Some(Record {
-                            line,
-                            fields: Err((String::new(), format!("line {line}: {e}"))),
-                        }));
-                    }
-                };
-                if !read {
-                    return Ok(None);
-                }
-                let line = record.position().map_or(self.line + 1, |p| p.line());
-                self.line = line;
-                self.bytes = record.position().map_or(self.bytes, |p| p.byte());
-                let field = |i: Option<usize>| {
-                    i.and_then(|i| record.get(i))
-                        .map(|f| String::from_utf8_lossy(f).into_owned())
-                };
-                let raw = || {
-                    let fields: Vec<_> = record.iter().map(String::from_utf8_lossy).collect();
-                    fields.join(",")
-                };
-                let fields = match (*start, field(*start)) {
-                    (None, _) => Err((
-                        raw(),
-                        format!("line {line}: the header has no `start` column"),
-                    )),
-                    (Some(_), None) => Err((
-                        raw(),
-                        format!(
-                            "line {line}: missing `start` field (the record has {} fields)",
-                            record.len()
-                        ),
-                    )),
-                    (Some(_), Some(s)) => Ok((s, field(*goal).filter(|g| !g.is_empty()))),
-                };
-                return Ok(Some(Record { line, fields }));
-            },
-            RecordInner::Jsonl { reader, buf } => loop {
-                buf.clear();
-                let n = reader.read_until(b'\n', buf)?;
-                if n == 0 {
-                    return Ok(None);
-                }
-                self.bytes += n as u64;
-                self.line += 1;
-                let line = self.line;
-                let text = buf.trim_ascii();
-                if is_skipped(text) {
-                    continue;
-                }
-                let fields = match serde_json::from_slice::<JsonQuestion>(text) {
+        loop {
+            self.buf.clear();
+            let n = self.reader.read_until(b'\n', &mut self.buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.bytes += n as u64;
+            self.line += 1;
+            let line = self.line;
+            let text = self.buf.trim_ascii();
+            if is_skipped(text) {
+                continue;
+            }
+            let fields = match &mut self.inner {
+                RecordInner::Jsonl => match serde_json::from_slice::<JsonQuestion>(text) {
                     Ok(q) => Ok((q.start, q.goal.filter(|g| !g.is_empty()))),
                     Err(e) => Err((
                         String::from_utf8_lossy(text).into_owned(),
                         format!("line {line}: not a JSON object with a `start` string: {e}"),
                     )),
-                };
-                return Ok(Some(Record { line, fields }));
-            },
+                },
+                RecordInner::Csv { columns } => {
+                    let record = match csv_fields(text) {
+                        Ok(record) => record,
+                        Err(e) => {
+                            let raw = String::from_utf8_lossy(text).into_owned();
+                            return Ok(Some(Record {
+                                line,
+                                fields: Err((raw, format!("line {line}: bad CSV: {e}"))),
+                            }));
+                        }
+                    };
+                    let Some((start, goal)) = *columns else {
+                        // The header: find the columns by name.
+                        let find = |name: &str| {
+                            record
+                                .iter()
+                                .position(|h| h.trim().eq_ignore_ascii_case(name))
+                        };
+                        *columns = Some((find("start"), find("goal")));
+                        continue;
+                    };
+                    let field = |i: Option<usize>| {
+                        i.and_then(|i| record.get(i)).map(|f| f.trim().to_string())
+                    };
+                    match (start, field(start)) {
+                        (_, Some(s)) => Ok((s, field(goal).filter(|g| !g.is_empty()))),
+                        (_, None) => Err((
+                            String::from_utf8_lossy(text).into_owned(),
+                            format!(
+                                "line {line}: missing `start` field (the record has {} fields)",
+                                record.len()
+                            ),
+                        )),
+                    }
+                }
+            };
+            return Ok(Some(Record { line, fields }));
         }
     }
+}
+
+/// The fields of one CSV line, read by the csv crate (quotes and escapes included). A record
+/// per line keeps line numbers exact; states never need a quoted newline.
+fn csv_fields(line: &[u8]) -> Result<csv::StringRecord, csv::Error> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .buffer_capacity(line.len() + 8)
+        .from_reader(line);
+    let mut record = csv::StringRecord::new();
+    reader.read_record(&mut record)?;
+    Ok(record)
 }
 
 #[cfg(test)]
