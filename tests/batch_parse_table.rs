@@ -23,8 +23,11 @@ enum Problem {
     Repeated(usize, usize),
 }
 
+/// The board asked for, as `--size` would give it.
+type Size = Option<(usize, usize)>;
+
 /// Malformed spellings, with the board asked for (`--size`) and the problem expected.
-const MALFORMED: &[(&str, Option<(usize, usize)>, Problem)] = &[
+const MALFORMED: &[(&str, Size, Problem)] = &[
     ("", None, Problem::Empty),
     ("   ", None, Problem::Empty),
     ("\t \t", None, Problem::Empty),
@@ -90,7 +93,7 @@ const MALFORMED: &[(&str, Option<(usize, usize)>, Problem)] = &[
 ];
 
 /// Valid spellings, the board asked for, and the state's canonical text.
-const VALID: &[(&str, Option<(usize, usize)>, &str)] = &[
+const VALID: &[(&str, Size, &str)] = &[
     ("123456780", None, "123456780"),
     ("1 2 3 4 5 6 7 8 0", None, "123456780"),
     ("1,2,3,4,5,6,7,8,0", None, "123456780"),

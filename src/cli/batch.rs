@@ -566,18 +566,18 @@ struct Sink {
 }
 
 enum Format {
-    Csv(csv::Writer<Vec<u8>>),
+    Csv(Box<csv::Writer<Vec<u8>>>),
     Jsonl(Vec<u8>),
 }
 
 impl Sink {
     fn new(settings: &Settings) -> Sink {
         let format = match settings.format {
-            BatchFormat::Csv => Format::Csv(
+            BatchFormat::Csv => Format::Csv(Box::new(
                 csv::WriterBuilder::new()
                     .buffer_capacity(1 << 14)
                     .from_writer(Vec::with_capacity(PIECE_BYTES * 3)),
-            ),
+            )),
             BatchFormat::Jsonl => Format::Jsonl(Vec::with_capacity(PIECE_BYTES * 6)),
         };
         Sink {

@@ -55,7 +55,7 @@ pub fn open(path: Option<&Path>) -> Result<Source, String> {
             }
             Ok(Source {
                 reader: Box::new(file),
-                len: meta.is_file().then(|| meta.len()),
+                len: meta.is_file().then_some(meta.len()),
                 name: p.display().to_string(),
             })
         }
