@@ -34,6 +34,12 @@ pub enum Command {
     Solve(SolveArgs),
     /// Run every algorithm on one instance and print one row each: length, optimal?, nodes, time
     Compare(CompareArgs),
+    /// Answer many questions: one START or START,GOAL per line (or CSV / JSON lines) in, one row out
+    Batch(BatchArgs),
+    /// Show how the states spread over distances to a goal, with a histogram or a plot
+    Stats(StatsArgs),
+    /// Validate a table file and print what it holds
+    Check(CheckArgs),
 }
 
 /// The goal and board options every query shares.
@@ -206,4 +212,80 @@ pub struct CompareArgs {
     /// Output form
     #[arg(long, short, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
+}
+
+/// Output forms of `batch`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BatchFormat {
+    /// A header line, then `start,goal,distance[,moves],error` per question
+    #[default]
+    Csv,
+    /// One JSON object per line: start, goal, distance, [moves,] error
+    Jsonl,
+}
+
+/// Arguments of `batch`.
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// Input file, or `-` for standard input [default: standard input]
+    ///
+    /// One question per line: `START` or `START,GOAL`; blank lines and lines starting with `#`
+    /// are skipped. A CSV file whose header names a `start` column (and optionally `goal`), or
+    /// JSON lines with `start` (and optionally `goal`) fields, are recognised from the first line.
+    #[arg(value_name = "FILE", allow_hyphen_values = true)]
+    pub input: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Also write an optimal solution (the blank's moves) for every line
+    #[arg(long)]
+    pub solve: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = BatchFormat::Csv)]
+    pub format: BatchFormat,
+
+    /// Write the answers to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads [default: all cores]
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also draw the depth histogram as an SVG plot in FILE
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+
+    /// Also draw the depth histogram as a PNG plot in FILE
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+}
+
+/// Arguments of `check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The table file [default: the data directory's table for the goal]
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Also check every entry against its neighbours and recount the depths (slower)
+    #[arg(long)]
+    pub deep: bool,
+
+    /// The goal the table must serve [default: 123456780]
+    #[arg(long, short, value_name = "GOAL")]
+    pub goal: Option<String>,
 }

@@ -5,14 +5,19 @@
 //! Data goes to stdout, messages (one line each, prefixed `npuzzle: `) to stderr.
 
 mod args;
+mod batch;
+mod batch_input;
 mod build;
 mod compare;
+mod check;
 mod context;
 mod input;
 mod limits;
 mod output;
 mod query;
 mod search;
+mod stats;
+mod stats_plot;
 
 use std::io;
 use std::process::ExitCode;
@@ -102,6 +107,9 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Distance(args) => search::distance(&args, context),
         Command::Solve(args) => search::solve(&args, context),
         Command::Compare(args) => compare::run(&args, context),
+        Command::Batch(args) => batch::run(&args, context),
+        Command::Stats(args) => stats::run(&args, context),
+        Command::Check(args) => check::run(&args, context),
     }
 }
 

@@ -10,7 +10,7 @@ use npuzzle::{Board, HeuristicKind, Solution, State};
 use super::args::{AlgorithmArg, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat};
 use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
-use super::output::{SolveJson, StatsJson};
+use super::output::{SearchStatsJson, SolveJson};
 use super::{query, CommandResult, Context, Failure};
 
 /// The node limit of searches whose memory grows with the nodes (A*, BFS, greedy) when none is
@@ -211,7 +211,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     };
     let exact = table_distance(&start, &goal, args.search.no_table, context);
     let optimal = exact.map_or(proven, |d| d as usize == found.solution.len());
-    let stats = StatsJson {
+    let stats = SearchStatsJson {
         heuristic: heuristic.map(|h| h.name().to_string()),
         expanded: found.expanded,
         generated: found.generated,
