@@ -1,21 +1,24 @@
 //! The generator: a layered, parallel breadth-first search from the goal over ranks.
 //!
-//! The search runs over *full* indices (both parity classes, see [`crate::rank`]) because a
-//! neighbour's full index is cheap to compute from its parent's ([`RankSpace::for_each_neighbour`]);
-//! only one class is ever reached, and the distance of full index `i` is stored at folded index
-//! `i >> 1`.
+//! The search runs over *full* indices `blank * perms + perm` (both parity classes, see
+//! [`crate::rank`]); only the goal's class is ever reached, and the distance of full index `i`
+//! is stored at folded index `i >> 1`. The sets `visited`, `frontier` and `next` are bit sets
+//! (`bitvec`), one *block* of `perms` bits per blank cell, so a block's words are aligned on
+//! every board.
 //!
-//! Each layer runs in two phases, so no two threads ever write the same word and no atomics
-//! are needed:
-//! 1. *Expand* (parallel over ranges of the `frontier` bit set): compute each state's
-//!    neighbours and keep those not yet in `visited` (read-only in this phase), sorted into
-//!    buckets by the *owner* range of the index space they fall in.
-//! 2. *Claim* (parallel over owner ranges): each range's worker holds `&mut` to its own words
-//!    of `visited` and `next` and its own distance bytes, marks its bucketed states and writes
-//!    their depth. `next` becomes the following layer's frontier.
+//! The block structure is what makes the layers cheap:
+//! - A horizontal move keeps the tile rank and only moves the blank to the next cell, so all
+//!   horizontal successors of a layer are the frontier block of one cell OR-ed, 64 states per
+//!   word operation, into the `next` block of its neighbour cell.
+//! - A vertical move rotates a window of Lehmer digits; each frontier state's successor is
+//!   computed with [`RankSpace::rotate`] (no re-ranking) and its bit set without a test.
+//! - The new layer is `next & !visited`, again a word operation, and only its bits are visited
+//!   one by one, to write their distance byte.
 //!
-//! Small layers skip the phases and run in one loop: splitting them would cost more than it
-//! saves. The result does not depend on the number of threads (tests check it byte for byte).
+//! Each task owns one destination block (the blank's cell after the move): it reads any
+//! frontier block but writes only its own `next` and `visited` words and its own distance
+//! bytes, so blocks run in parallel on rayon without atomics or locks, and the result is the
+//! same for any number of threads (tests compare the bytes).
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
@@ -25,12 +28,6 @@ use crate::state::State;
 
 /// The distance byte of a state not (yet) reached.
 pub const UNREACHED: u8 = u8::MAX;
-
-/// Layers smaller than twice this many states run in a single loop instead of two phases.
-const EXPAND_SLICE: usize = 2048;
-
-/// Owner ranges of the index space (a few per thread, for balance).
-const OWNERS: usize = 16;
 
 /// Options for [`distances`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,134 +62,97 @@ pub fn distances(space: &RankSpace, goal: &State, options: BuildOptions) -> Dist
     }
 }
 
-/// The words of `visited` and `next` and the distance bytes one worker owns in a claim phase.
-struct Owner<'a> {
-    /// First full index of the range (a multiple of 128, so words and byte pairs align).
-    first: usize,
-    /// Words of the bit sets, bit `i % 64` of word `i / 64` for local index `i` (`Lsb0`).
-    visited: &'a mut [u64],
-    next: &'a mut [u64],
-    entries: &'a mut [u8],
-}
-
-impl Owner<'_> {
-    /// Marks `full` as reached at `depth` unless it was reached before; returns whether new.
-    #[inline]
-    fn claim(&mut self, full: u32, depth: u8) -> bool {
-        let local = full as usize - self.first;
-        let (word, bit) = (local / 64, 1u64 << (local % 64));
-        // Word operations rather than `BitSlice::replace`: this is the innermost loop.
-        let new = self.visited[word] & bit == 0;
-        if new {
-            self.visited[word] |= bit;
-            self.entries[local >> 1] = depth;
-            self.next[word] |= bit;
-        }
-        new
-    }
-}
-
-/// Splits `visited`, `next` and `entries` into owners of `owner_len` full indices each.
-fn owners<'a>(
-    visited: &'a mut BitVec<u64, Lsb0>,
-    next: &'a mut BitVec<u64, Lsb0>,
-    entries: &'a mut [u8],
-    owner_len: usize,
-) -> Vec<Owner<'a>> {
-    // Splitting the raw words (owner_len is a multiple of 128 bits) means no two owners share
-    // a word, so each gets plain `&mut` words and no atomics are needed.
-    visited
-        .as_raw_mut_slice()
-        .chunks_mut(owner_len / 64)
-        .zip(next.as_raw_mut_slice().chunks_mut(owner_len / 64))
-        .zip(entries.chunks_mut(owner_len / 2))
-        .enumerate()
-        .map(|(k, ((visited, next), entries))| Owner {
-            first: k * owner_len,
-            visited,
-            next,
-            entries,
-        })
-        .collect()
-}
+/// One bit set per blank cell, each `perms` bits long.
+type Blocks = Vec<BitVec<u64, Lsb0>>;
 
 fn run(space: &RankSpace, goal: &State) -> Distances {
-    let full_len = space.full_len() as usize;
-    let mut visited: BitVec<u64, Lsb0> = BitVec::repeat(false, full_len);
-    let mut frontier: BitVec<u64, Lsb0> = BitVec::repeat(false, full_len);
-    let mut next: BitVec<u64, Lsb0> = BitVec::repeat(false, full_len);
+    let cells = space.board().cells();
+    let perms = space.perms() as usize;
+    let empty = || -> Blocks { (0..cells).map(|_| BitVec::repeat(false, perms)).collect() };
+    let (mut visited, mut frontier, mut next) = (empty(), empty(), empty());
     let mut entries = vec![UNREACHED; space.states() as usize];
-    // Owner ranges: whole 128-bit blocks, so each owns whole words and whole distance bytes.
-    let owner_len = full_len.div_ceil(OWNERS).div_ceil(128) * 128;
 
-    let start = space.full_index(goal);
-    visited.set(start as usize, true);
-    frontier.set(start as usize, true);
-    entries[(start >> 1) as usize] = 0;
-    let mut layer_len = 1;
+    let start = space.full_index(goal) as usize;
+    visited[start / perms].set(start % perms, true);
+    frontier[start / perms].set(start % perms, true);
+    entries[start >> 1] = 0;
     let mut depth: u8 = 0;
-    while layer_len > 0 {
+    loop {
         depth = depth
             .checked_add(1)
             .filter(|&d| d < UNREACHED)
             .expect("depth fits a byte");
-        next.fill(false);
-        if layer_len < 2 * EXPAND_SLICE || rayon::current_num_threads() == 1 {
-            // One loop: expand and claim at once. Frontier bits come in index order, which
-            // keeps neighbours' reads close together.
-            let mut whole = owners(
-                &mut visited,
-                &mut next,
-                &mut entries,
-                full_len.div_ceil(128) * 128,
-            );
-            let whole = &mut whole[0];
-            layer_len = 0;
-            for full in frontier.iter_ones() {
-                space.for_each_neighbour(full as u32, |_, n| {
-                    layer_len += whole.claim(n, depth) as usize;
-                });
-            }
-        } else {
-            // Phase 1: expand slices of the frontier, filtering against the earlier layers.
-            let seen: &BitSlice<u64, Lsb0> = &visited;
-            let buckets: Vec<Vec<Vec<u32>>> = frontier
-                .as_raw_slice()
-                .par_chunks(owner_len / 64)
-                .enumerate()
-                .map(|(k, words)| {
-                    let first = k * owner_len;
-                    let mut buckets = vec![Vec::new(); OWNERS];
-                    for local in BitSlice::<u64, Lsb0>::from_slice(words).iter_ones() {
-                        space.for_each_neighbour((first + local) as u32, |_, n| {
-                            if !seen[n as usize] {
-                                buckets[n as usize / owner_len].push(n);
-                            }
-                        });
-                    }
-                    buckets
-                })
-                .collect();
-            // Phase 2: each owner range claims the states bucketed for it.
-            layer_len = owners(&mut visited, &mut next, &mut entries, owner_len)
-                .into_par_iter()
-                .enumerate()
-                .map(|(k, mut owner)| {
-                    let mut claimed = 0;
-                    for from in &buckets {
-                        for &full in &from[k] {
-                            claimed += owner.claim(full, depth) as usize;
-                        }
-                    }
-                    claimed
-                })
-                .sum();
+        let reached: u64 = visited
+            .par_iter_mut()
+            .zip(next.par_iter_mut())
+            .zip(entries.par_chunks_mut(perms / 2))
+            .enumerate()
+            .map(|(cell, ((visited, next), entries))| {
+                expand_into(space, cell, &frontier, next);
+                claim(visited, next, entries, depth)
+            })
+            .sum();
+        if reached == 0 {
+            break;
         }
         std::mem::swap(&mut frontier, &mut next);
     }
-
     let counts = count_depths(&entries);
     Distances { entries, counts }
+}
+
+/// Sets in `next` (the block of `cell`) every successor of the frontier whose blank lands on
+/// `cell`. Bits are only set, never tested: filtering against `visited` is done per word.
+fn expand_into(space: &RankSpace, cell: usize, frontier: &Blocks, next: &mut BitVec<u64, Lsb0>) {
+    let words = next.as_raw_mut_slice();
+    words.fill(0);
+    for &(from, window) in space.incoming(cell) {
+        let source = frontier[from as usize].as_raw_slice();
+        match window {
+            // Horizontal: same tile rank, so the whole block moves over, a word at a time.
+            None => {
+                for (to, from) in words.iter_mut().zip(source) {
+                    *to |= from;
+                }
+            }
+            Some(window) => {
+                for (w, &word) in source.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let perm = (w * 64) as u32 + bits.trailing_zeros();
+                        let next = space.rotate(window, perm) as usize;
+                        words[next / 64] |= 1 << (next % 64);
+                        bits &= bits - 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Keeps in `next` only the states not visited before, marks them visited, writes `depth` into
+/// their distance bytes (the block's, indexed `perm >> 1`) and returns how many there were.
+fn claim(
+    visited: &mut BitVec<u64, Lsb0>,
+    next: &mut BitVec<u64, Lsb0>,
+    entries: &mut [u8],
+    depth: u8,
+) -> u64 {
+    let mut reached = 0;
+    let visited = visited.as_raw_mut_slice();
+    for (w, (next, seen)) in next.as_raw_mut_slice().iter_mut().zip(visited).enumerate() {
+        let new = *next & !*seen;
+        *seen |= new;
+        *next = new;
+        reached += new.count_ones() as u64;
+        let mut bits = new;
+        while bits != 0 {
+            let perm = w * 64 + bits.trailing_zeros() as usize;
+            entries[perm >> 1] = depth;
+            bits &= bits - 1;
+        }
+    }
+    reached
 }
 
 /// Counts the entries at each depth; unreached entries are not counted.

@@ -107,6 +107,8 @@ pub struct RankSpace {
     board: Board,
     /// `(n-1)!`: tile ranks per blank cell.
     perms: u32,
+    /// Moves *into* each cell: `(from cell, window)`, `None` for horizontal moves.
+    incoming: Vec<Vec<(u32, Option<u32>)>>,
     perms_div: Divisor,
     /// `weights[i] = (m-1-i)!`: the weight of the Lehmer digit of tile position `i`; one
     /// spare entry so the blank's (masked) contribution can index it.
@@ -159,6 +161,12 @@ impl RankSpace {
             }
             steps.push(from_here);
         }
+        let mut incoming = vec![Vec::new(); n];
+        for (from, from_here) in steps.iter().enumerate() {
+            for step in from_here {
+                incoming[step.to as usize].push((from as u32, step.window));
+            }
+        }
         let perms = factorial(m) as u32;
         let mut weights = [0u32; MAX_RANKED_CELLS + 1];
         for (i, weight) in weights.iter_mut().enumerate().take(m) {
@@ -167,6 +175,7 @@ impl RankSpace {
         Ok(RankSpace {
             board,
             perms,
+            incoming,
             weights,
             perms_div: Divisor::new(perms),
             steps,
@@ -308,15 +317,32 @@ impl RankSpace {
         })
     }
 
+    /// Tile ranks per blank cell, `(n-1)!`: the length of one blank cell's block of full
+    /// indices (`full = blank * perms + perm`).
+    pub fn perms(&self) -> u32 {
+        self.perms
+    }
+
+    /// The moves that bring the blank *into* `cell`: the cell it comes from, and for a
+    /// vertical move the window whose rotation changes the tile rank (see
+    /// [`RankSpace::rotate`]); a horizontal move keeps the tile rank.
+    pub(crate) fn incoming(&self, cell: usize) -> &[(u32, Option<u32>)] {
+        &self.incoming[cell]
+    }
+
+    /// The tile rank after the vertical move of `window` from tile rank `perm`.
+    #[inline(always)]
+    pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
+        let win = &self.windows[window as usize];
+        let digits = win.span.rem(win.below.div(perm));
+        perm.wrapping_add_signed(win.delta[digits as usize])
+    }
+
     #[inline(always)]
     fn step_index(&self, step: &Step, perm: u32) -> u32 {
         let next_perm = match step.window {
             None => perm,
-            Some(w) => {
-                let win = &self.windows[w as usize];
-                let digits = win.span.rem(win.below.div(perm));
-                perm.wrapping_add_signed(win.delta[digits as usize])
-            }
+            Some(w) => self.rotate(w, perm),
         };
         step.to * self.perms + next_perm
     }
