@@ -1,11 +1,14 @@
 //! Side by side on one fixed, seeded set of 3x3 instances (random ones plus states at depths
-//! 25..=31): the table's `distance` and `solve`, and the A* and IDA* of the `pathfinding`
-//! crate with a Manhattan heuristic written as a competent user would.
+//! 25..=31): the table's `distance` and `solve`, npuzzle's own A* and IDA* (Manhattan), and the
+//! A* and IDA* of the `pathfinding` crate with a Manhattan heuristic written as a competent
+//! user would.
 //!
 //! Run: `cargo bench --bench compare`. Per-instance times are the group time divided by
 //! the instance count (criterion's throughput line, "elem/s", gives instances per second).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use npuzzle::heuristic::Manhattan;
+use npuzzle::search::{astar::astar, idastar::idastar, Limits};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 /// SplitMix64: reproducible choice of instances.
@@ -85,6 +88,29 @@ fn compare(c: &mut Criterion) {
             states
                 .iter()
                 .map(|s| table.solve(black_box(s)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    let h = Manhattan::new(&goal);
+    let own_len = |result: npuzzle::search::SearchResult| result.solution().unwrap().len();
+    for s in &states {
+        let exact = table.distance(s).unwrap() as usize;
+        assert_eq!(own_len(astar(s, &h, Limits::default())), exact);
+        assert_eq!(own_len(idastar(s, &h, Limits::default())), exact);
+    }
+    group.bench_function("npuzzle_astar_manhattan", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| own_len(astar(black_box(s), &h, Limits::default())))
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("npuzzle_idastar_manhattan", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| own_len(idastar(black_box(s), &h, Limits::default())))
                 .sum::<usize>()
         })
     });
