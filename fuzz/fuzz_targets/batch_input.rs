@@ -1,0 +1,48 @@
+//! Any bytes given to `npuzzle batch`'s input reader are classified and read to the end
+//! without a panic: every record is a question or an error naming its line, line numbers only
+//! grow, and the plain-lines path cuts blocks into pieces that cover every byte once.
+#![no_main]
+
+use std::io::Cursor;
+
+use libfuzzer_sys::fuzz_target;
+
+// The reader lives in the binary; it only needs std, serde, csv and memchr, so it is compiled
+// into the fuzz target as it is.
+#[path = "../../src/cli/batch_input.rs"]
+#[allow(dead_code)]
+mod batch_input;
+
+use batch_input::{detect, fill, pieces, InputForm, RecordReader};
+
+fuzz_target!(|bytes: &[u8]| {
+    let mut reader: Box<dyn std::io::Read + Send> = Box::new(Cursor::new(bytes.to_vec()));
+    let mut head = Vec::new();
+    let Ok(form) = detect(&mut reader, &mut head) else { return };
+    match form {
+        InputForm::Lines => {
+            let mut block = head;
+            let _ = fill(&mut reader, &mut block, 1 << 12);
+            let parts = pieces(&block, 64);
+            assert_eq!(parts.iter().map(|p| p.len()).sum::<usize>(), block.len());
+        }
+        InputForm::Csv | InputForm::Jsonl => {
+            let mut records = RecordReader::new(form, head, reader);
+            let mut chunk = Vec::new();
+            let mut last_line = 0;
+            loop {
+                records.read_chunk(&mut chunk, 64).expect("reading from memory never fails");
+                if chunk.is_empty() {
+                    break;
+                }
+                for record in &chunk {
+                    assert!(record.line > last_line);
+                    last_line = record.line;
+                    if let Err((_, message)) = &record.fields {
+                        assert!(message.starts_with(&format!("line {}:", record.line)));
+                    }
+                }
+            }
+        }
+    }
+});
