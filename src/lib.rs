@@ -13,6 +13,8 @@
 //! - [`bfs::distances`]: the generator; [`Table`]: a validated table over any bytes;
 //!   [`table::file`]: the data directory, atomic writes, the memory map.
 //! - [`Solution`]: moves and the states along them.
+//! - [`verify`]: judging another solver's answer ([`verify::judge`] gives a [`verify::Verdict`]);
+//!   [`sample`]: drawing test instances at chosen depths, seeded by [`rng::SplitMix64`].
 //!
 //! ## Example
 //! ```
@@ -37,9 +39,12 @@
 pub mod bfs;
 pub mod board;
 pub mod rank;
+pub mod rng;
+pub mod sample;
 pub mod solution;
 pub mod state;
 pub mod table;
+pub mod verify;
 
 pub use bfs::BuildOptions;
 pub use board::{Board, Move};
