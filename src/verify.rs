@@ -33,8 +33,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, Move};
-use crate::state::{ParseStateError, State};
+use crate::board::{Board, Move, MAX_CELLS};
+use crate::state::{ParseStateError, State, BLANK};
 
 /// What one answer claims. `None` means the field was absent (in CSV: empty): no claim.
 ///
@@ -304,7 +304,8 @@ impl Verdict {
                 "claimed length {claimed}, but the exact distance is {exact}"
             )),
             Verdict::FalseUnsolvable { exact } => Some(format!(
-                "claimed unsolvable, but an optimal solution has {exact} moves"
+                "claimed unsolvable, but an optimal solution has {exact} move{}",
+                if *exact == 1 { "" } else { "s" }
             )),
             Verdict::FalseSolution => Some(
                 "claimed a solution, but start and goal are in different parity classes: no solution exists"
@@ -389,24 +390,25 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
 
 /// Why the claim cannot be judged, if it cannot: nothing claimed, or parts that disagree.
 fn contradiction(start: &State, claim: &Claim) -> Option<String> {
-    let solution_parts: Vec<&str> = [
-        claim.moves.as_ref().map(|_| "moves"),
-        claim.path.as_ref().map(|_| "a path"),
-        claim.length.map(|_| "a length"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let gives_solution = claim.moves.is_some() || claim.path.is_some() || claim.length.is_some();
     if claim.says_unsolvable() {
-        if !solution_parts.is_empty() {
+        if gives_solution {
+            let parts: Vec<&str> = [
+                claim.moves.as_ref().map(|_| "moves"),
+                claim.path.as_ref().map(|_| "a path"),
+                claim.length.map(|_| "a length"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             return Some(format!(
                 "contradictory claim: `unsolvable` is true but the line also gives {}",
-                solution_parts.join(" and ")
+                parts.join(" and ")
             ));
         }
         return None;
     }
-    if solution_parts.is_empty() {
+    if !gives_solution {
         return Some(if claim.unsolvable == Some(false) {
             "`unsolvable` is false but no moves, path or length is given".to_string()
         } else {
@@ -442,25 +444,70 @@ fn contradiction(start: &State, claim: &Claim) -> Option<String> {
 
 /// Replays `moves` from `start`; with a `path` too, checks that it lists the same states.
 fn replay_moves(start: &State, moves: &[Move], path: Option<&[State]>) -> Result<State, Verdict> {
-    let listed = path.map(|p| path_steps(start, p));
+    let Some(path) = path else {
+        return replay_fast(start, moves);
+    };
+    let listed = path_steps(start, path);
     let mut state = *start;
     for (i, &mv) in moves.iter().enumerate() {
         state = state.apply(mv).ok_or_else(|| Verdict::IllegalMove {
             step: i + 1,
             why: off_board(&state, mv),
         })?;
-        if let Some(listed) = listed {
-            // `contradiction` made the path exactly as long as the moves.
-            if listed.get(i) != Some(&state) {
-                return Err(Verdict::malformed(format!(
-                    "contradictory claim: after move {} the moves reach {state}, but the path lists {}",
-                    i + 1,
-                    listed.get(i).map_or("nothing".to_string(), |s| s.to_string())
-                )));
-            }
+        // `contradiction` made the path exactly as long as the moves.
+        if listed.get(i) != Some(&state) {
+            return Err(Verdict::malformed(format!(
+                "contradictory claim: after move {} the moves reach {state}, but the path lists {}",
+                i + 1,
+                listed
+                    .get(i)
+                    .map_or("nothing".to_string(), |s| s.to_string())
+            )));
         }
     }
     Ok(state)
+}
+
+/// Replays `moves` on a bare copy of the cells, tracking the blank's row and column, so a move
+/// costs a comparison and a swap (no division): replaying is `verify`'s inner loop.
+fn replay_fast(start: &State, moves: &[Move]) -> Result<State, Verdict> {
+    let board = start.board();
+    let (width, height) = (board.width(), board.height());
+    let mut cells = [0u8; MAX_CELLS];
+    cells[..board.cells()].copy_from_slice(start.cells());
+    let mut blank = start.blank();
+    let (mut row, mut column) = (blank / width, blank % width);
+    for (i, &mv) in moves.iter().enumerate() {
+        let target = match mv {
+            Move::Up if row > 0 => {
+                row -= 1;
+                blank - width
+            }
+            Move::Down if row + 1 < height => {
+                row += 1;
+                blank + width
+            }
+            Move::Left if column > 0 => {
+                column -= 1;
+                blank - 1
+            }
+            Move::Right if column + 1 < width => {
+                column += 1;
+                blank + 1
+            }
+            _ => {
+                let state = State::from_valid_cells(board, cells);
+                return Err(Verdict::IllegalMove {
+                    step: i + 1,
+                    why: off_board(&state, mv),
+                });
+            }
+        };
+        cells[blank] = cells[target];
+        cells[target] = BLANK;
+        blank = target;
+    }
+    Ok(State::from_valid_cells(board, cells))
 }
 
 /// Walks `path` from `start`, checking that each state is one move from the one before.
@@ -540,12 +587,19 @@ fn is_move_separator(c: char) -> bool {
 /// # Errors
 /// [`ParseClaimError::BadMove`] naming the first character (or word) that is not a move.
 pub fn parse_moves(text: &str) -> Result<Vec<Move>, ParseClaimError> {
-    let mut moves = Vec::with_capacity(text.len());
-    // Fast path: only move letters, the common case for solvers' output.
+    // Fast path: only upper-case move letters, the common case for solvers' output.
     if text.bytes().all(|b| matches!(b, b'U' | b'D' | b'L' | b'R')) {
-        moves.extend(text.chars().filter_map(Move::from_letter));
-        return Ok(moves);
+        return Ok(text
+            .bytes()
+            .map(|b| match b {
+                b'U' => Move::Up,
+                b'D' => Move::Down,
+                b'L' => Move::Left,
+                _ => Move::Right,
+            })
+            .collect());
     }
+    let mut moves = Vec::with_capacity(text.len());
     let mut column = 0;
     for token in text.split(is_move_separator) {
         let token_column = column + 1;
@@ -598,7 +652,7 @@ pub fn parse_path(text: &str, board: Board) -> Result<Vec<State>, ParseClaimErro
     pieces
         .enumerate()
         .map(|(i, piece)| {
-            State::parse(piece, Some(board)).map_err(|source| ParseClaimError::BadPathState {
+            parse_state(piece, Some(board)).map_err(|source| ParseClaimError::BadPathState {
                 index: i + 1,
                 text: piece.to_string(),
                 source,
@@ -606,6 +660,41 @@ pub fn parse_path(text: &str, board: Board) -> Result<Vec<State>, ParseClaimErro
             })
         })
         .collect()
+}
+
+/// Reads a state exactly as [`State::parse`] does, but without allocating for the compact form
+/// of square boards of at most ten cells (`123456780`, `_` or `.` for the blank), which is what
+/// solvers and `npuzzle sample` write: `verify` reads two states per line. Any other text, and
+/// any compact text that is not a valid state, goes to [`State::parse`], so errors are the same.
+///
+/// # Errors
+/// The [`ParseStateError`] of [`State::parse`].
+pub fn parse_state(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
+    let bytes = text.as_bytes();
+    let compact_board = Board::square_with_cells(bytes.len())
+        .filter(|b| b.cells() <= 10 && board.is_none_or(|asked| asked == *b));
+    if let Some(compact) = compact_board {
+        let mut cells = [0u8; MAX_CELLS];
+        let mut seen = 0u32;
+        let mut valid = true;
+        for (slot, &byte) in cells.iter_mut().zip(bytes) {
+            let tile = match byte {
+                b'0'..=b'9' => byte - b'0',
+                b'_' | b'.' => BLANK,
+                _ => u8::MAX,
+            };
+            if usize::from(tile) >= bytes.len() || seen & (1 << tile) != 0 {
+                valid = false;
+                break;
+            }
+            seen |= 1 << tile;
+            *slot = tile;
+        }
+        if valid {
+            return Ok(State::from_valid_cells(compact, cells));
+        }
+    }
+    State::parse(text, board)
 }
 
 /// Reads a claimed length: a non-negative integer, surrounding whitespace allowed.

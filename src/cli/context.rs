@@ -64,4 +64,11 @@ impl Context {
         }
         self.tables.get(&canonical)
     }
+
+    /// The table serving `goal` if [`Context::table_for`] already opened it: lets parallel
+    /// workers share the opened tables without `&mut`.
+    pub fn opened(&self, goal: &State) -> Option<&Table<TableBytes>> {
+        self.tables
+            .get(&State::canonical_goal(goal.board(), goal.blank()))
+    }
 }

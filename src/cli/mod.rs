@@ -10,6 +10,10 @@ mod context;
 mod input;
 mod output;
 mod query;
+mod sample;
+mod verify;
+mod verify_input;
+mod verify_report;
 
 use std::io;
 use std::process::ExitCode;
@@ -98,6 +102,8 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Build(args) => build::run(&args, context),
         Command::Distance(args) => query::distance(&args, context),
         Command::Solve(args) => query::solve(&args, context),
+        Command::Verify(args) => verify::run(&args, context),
+        Command::Sample(args) => sample::run(&args, context),
     }
 }
 
