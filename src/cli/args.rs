@@ -33,8 +33,24 @@ pub enum Command {
     /// Print an optimal solution from START to the goal
     Solve(SolveArgs),
     /// Check another solver's answers (CSV with a header, or JSON lines) against the exact distances
+    ///
+    /// Each line claims an answer for `start` (and `goal`, by default --goal or 1..n with the
+    /// blank last): `moves` (U D L R, any case, separators allowed; `-` for none), or `path`
+    /// (states separated by `;` or `|`), or only `length`, or `unsolvable` (true/false). An
+    /// empty CSV field or an absent JSON field is no claim.
+    ///
+    /// Verdicts: optimal, suboptimal, illegal-move, wrong-end, wrong-length, false-unsolvable,
+    /// false-solution, malformed, correct-unsolvable. Exit codes: 0 every answer is optimal or
+    /// rightly unsolvable (with --allow-suboptimal: legal and at the goal), 1 some are not,
+    /// 2 the file cannot be read.
     Verify(VerifyArgs),
     /// Generate test instances for other solvers, reproducibly from a seed
+    ///
+    /// Starts are drawn uniformly among the states whose exact distance to the goal lies in the
+    /// chosen depths (every solvable state by default); unsolvable instances are drawn starts
+    /// with two tiles swapped. Output: CSV `start,goal` (plus `distance` with --with-answers:
+    /// the exact distance, or the word `unsolvable`), or the same fields as JSON lines. The same
+    /// seed and options print the same instances on every machine.
     Sample(SampleArgs),
 }
 
@@ -114,14 +130,7 @@ pub enum VerifyFormat {
     Jsonl,
 }
 
-/// Arguments of `verify`.
-///
-/// Each line claims an answer for START (and GOAL, by default --goal or 123456780): `moves`
-/// (U D L R, any case, separators allowed; `-` for none), or `path` (states separated by `;` or
-/// `|`), or only `length`, or `unsolvable` (true/false). An empty CSV field or an absent JSON
-/// field is no claim. Verdicts: optimal, suboptimal, illegal-move, wrong-end, wrong-length,
-/// false-unsolvable, false-solution, malformed, correct-unsolvable.
-/// Exit codes: 0 every answer passes, 1 some do not, 2 the file cannot be read.
+/// Arguments of `verify` (the command's help is on [`Command::Verify`]).
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The answers: CSV with a header naming `start` and claim columns, or JSON lines; - reads stdin
@@ -154,12 +163,7 @@ pub enum SampleFormat {
     Jsonl,
 }
 
-/// Arguments of `sample`.
-///
-/// Starts are drawn uniformly among the states whose exact distance to the goal lies in the
-/// chosen depths (every solvable state by default); unsolvable instances are drawn starts with
-/// two tiles swapped. With --with-answers, `distance` is the exact distance, or the word
-/// `unsolvable`. The same seed and options print the same instances on every machine.
+/// Arguments of `sample` (the command's help is on [`Command::Sample`]).
 #[derive(Args, Debug)]
 pub struct SampleArgs {
     /// How many instances
