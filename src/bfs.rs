@@ -1,14 +1,24 @@
 //! The generator: a layered, parallel breadth-first search from the goal over ranks.
 //!
-//! Each layer's states are split among rayon's workers. A worker computes its states'
-//! neighbours with [`RankSpace::for_each_neighbour`] (no re-ranking) and claims unseen ones in
-//! a shared `visited` bit set (atomic words, so claims from different threads never tear).
-//! A state can be claimed by two workers in the same instant; then it sits twice in the next
-//! layer, which costs a little work and changes no distance, so the table is the same for any
-//! number of threads. The distance byte of a claimed state is written by its claimer; both
-//! claimers of a doubly-claimed state write the same value.
-
-use std::sync::atomic::{AtomicU8, Ordering};
+//! The search runs over *full* indices `blank * perms + perm` (both parity classes, see
+//! [`crate::rank`]); only the goal's class is ever reached, and the distance of full index `i`
+//! is stored at folded index `i >> 1`. The sets `visited`, `frontier` and `next` are bit sets
+//! (`bitvec`), one *block* of `perms` bits per blank cell, so a block's words are aligned on
+//! every board.
+//!
+//! The block structure is what makes the layers cheap:
+//! - A horizontal move keeps the tile rank and only moves the blank to the next cell, so all
+//!   horizontal successors of a layer are the frontier block of one cell OR-ed, 64 states per
+//!   word operation, into the `next` block of its neighbour cell.
+//! - A vertical move rotates a window of Lehmer digits; each frontier state's successor is
+//!   computed with [`RankSpace::rotate`] (no re-ranking) and its bit set without a test.
+//! - The new layer is `next & !visited`, again a word operation, and only its bits are visited
+//!   one by one, to write their distance byte.
+//!
+//! Each task owns one destination block (the blank's cell after the move): it reads any
+//! frontier block but writes only its own `next` and `visited` words and its own distance
+//! bytes, so blocks run in parallel on rayon without atomics or locks, and the result is the
+//! same for any number of threads (tests compare the bytes).
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
@@ -18,9 +28,6 @@ use crate::state::State;
 
 /// The distance byte of a state not (yet) reached.
 pub const UNREACHED: u8 = u8::MAX;
-
-/// Frontier slices smaller than this are not split further among threads.
-const MIN_SPLIT: usize = 1024;
 
 /// Options for [`distances`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,58 +62,97 @@ pub fn distances(space: &RankSpace, goal: &State, options: BuildOptions) -> Dist
     }
 }
 
+/// One bit set per blank cell, each `perms` bits long.
+type Blocks = Vec<BitVec<u64, Lsb0>>;
+
 fn run(space: &RankSpace, goal: &State) -> Distances {
-    let full_len = space.full_len() as usize;
-    let visited: BitVec<std::sync::atomic::AtomicU64, Lsb0> = BitVec::repeat(false, full_len);
-    let entries: Vec<AtomicU8> = (0..space.states())
-        .map(|_| AtomicU8::new(UNREACHED))
-        .collect();
-    let start = space.full_index(goal);
-    visited.set_aliased(start as usize, true);
-    entries[(start >> 1) as usize].store(0, Ordering::Relaxed);
+    let cells = space.board().cells();
+    let perms = space.perms() as usize;
+    let empty = || -> Blocks { (0..cells).map(|_| BitVec::repeat(false, perms)).collect() };
+    let (mut visited, mut frontier, mut next) = (empty(), empty(), empty());
+    let mut entries = vec![UNREACHED; space.states() as usize];
 
-    let mut frontier = vec![start];
+    let start = space.full_index(goal) as usize;
+    visited[start / perms].set(start % perms, true);
+    frontier[start / perms].set(start % perms, true);
+    entries[start >> 1] = 0;
     let mut depth: u8 = 0;
-    while !frontier.is_empty() {
-        depth = depth.checked_add(1).filter(|&d| d < UNREACHED).expect("depth fits a byte");
-        let expand = |layer: &[u32], next: &mut Vec<u32>| {
-            for &full in layer {
-                space.for_each_neighbour(full, |_, neighbour| {
-                    let i = neighbour as usize;
-                    // A plain read first: most neighbours are already visited, and the atomic
-                    // read-modify-write is only paid for states seen for the first time.
-                    if !visited[i] {
-                        visited.set_aliased(i, true);
-                        entries[i >> 1].store(depth, Ordering::Relaxed);
-                        next.push(neighbour);
-                    }
-                });
-            }
-        };
-        frontier = if frontier.len() < 2 * MIN_SPLIT || rayon::current_num_threads() == 1 {
-            let mut next = Vec::with_capacity(frontier.len() * 2);
-            expand(&frontier, &mut next);
-            next
-        } else {
-            frontier
-                .par_chunks(MIN_SPLIT)
-                .fold(Vec::new, |mut next, layer| {
-                    expand(layer, &mut next);
-                    next
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    if a.len() < b.len() {
-                        std::mem::swap(&mut a, &mut b);
-                    }
-                    a.append(&mut b);
-                    a
-                })
-        };
+    loop {
+        depth = depth
+            .checked_add(1)
+            .filter(|&d| d < UNREACHED)
+            .expect("depth fits a byte");
+        let reached: u64 = visited
+            .par_iter_mut()
+            .zip(next.par_iter_mut())
+            .zip(entries.par_chunks_mut(perms / 2))
+            .enumerate()
+            .map(|(cell, ((visited, next), entries))| {
+                expand_into(space, cell, &frontier, next);
+                claim(visited, next, entries, depth)
+            })
+            .sum();
+        if reached == 0 {
+            break;
+        }
+        std::mem::swap(&mut frontier, &mut next);
     }
-
-    let entries: Vec<u8> = entries.into_iter().map(AtomicU8::into_inner).collect();
     let counts = count_depths(&entries);
     Distances { entries, counts }
+}
+
+/// Sets in `next` (the block of `cell`) every successor of the frontier whose blank lands on
+/// `cell`. Bits are only set, never tested: filtering against `visited` is done per word.
+fn expand_into(space: &RankSpace, cell: usize, frontier: &Blocks, next: &mut BitVec<u64, Lsb0>) {
+    let words = next.as_raw_mut_slice();
+    words.fill(0);
+    for &(from, window) in space.incoming(cell) {
+        let source = frontier[from as usize].as_raw_slice();
+        match window {
+            // Horizontal: same tile rank, so the whole block moves over, a word at a time.
+            None => {
+                for (to, from) in words.iter_mut().zip(source) {
+                    *to |= from;
+                }
+            }
+            Some(window) => {
+                for (w, &word) in source.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let perm = (w * 64) as u32 + bits.trailing_zeros();
+                        let next = space.rotate(window, perm) as usize;
+                        words[next / 64] |= 1 << (next % 64);
+                        bits &= bits - 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Keeps in `next` only the states not visited before, marks them visited, writes `depth` into
+/// their distance bytes (the block's, indexed `perm >> 1`) and returns how many there were.
+fn claim(
+    visited: &mut BitVec<u64, Lsb0>,
+    next: &mut BitVec<u64, Lsb0>,
+    entries: &mut [u8],
+    depth: u8,
+) -> u64 {
+    let mut reached = 0;
+    let visited = visited.as_raw_mut_slice();
+    for (w, (next, seen)) in next.as_raw_mut_slice().iter_mut().zip(visited).enumerate() {
+        let new = *next & !*seen;
+        *seen |= new;
+        *next = new;
+        reached += new.count_ones() as u64;
+        let mut bits = new;
+        while bits != 0 {
+            let perm = w * 64 + bits.trailing_zeros() as usize;
+            entries[perm >> 1] = depth;
+            bits &= bits - 1;
+        }
+    }
+    reached
 }
 
 /// Counts the entries at each depth; unreached entries are not counted.

@@ -114,10 +114,7 @@ impl FromStr for Board {
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let malformed = || BoardError::Malformed(text.to_string());
-        let (w, h) = text
-            .trim()
-            .split_once(['x', 'X'])
-            .ok_or_else(malformed)?;
+        let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(malformed)?;
         let w: usize = w.trim().parse().map_err(|_| malformed())?;
         let h: usize = h.trim().parse().map_err(|_| malformed())?;
         Board::new(w, h)

@@ -13,6 +13,11 @@
 //! - [`bfs::distances`]: the generator; [`Table`]: a validated table over any bytes;
 //!   [`table::file`]: the data directory, atomic writes, the memory map.
 //! - [`Solution`]: moves and the states along them.
+//! - [`heuristic`]: the [`Heuristic`] trait and misplaced tiles, Manhattan distance and linear
+//!   conflict, for any goal on any board from 2x2 to 5x5, with incremental updates per move.
+//! - [`search`]: A*, IDA*, breadth-first, iterative deepening and greedy best-first, each
+//!   returning a [`SearchResult`] (the path, nodes expanded and generated, or the [`Limits`]
+//!   it gave up at).
 //! - [`verify`]: judging another solver's answer ([`verify::judge`] gives a [`verify::Verdict`]);
 //!   [`sample`]: drawing test instances at chosen depths, seeded by [`rng::SplitMix64`].
 //!
@@ -32,15 +37,19 @@
 //! ```
 //!
 //! ## Limits
+//! Search on 4x4 is practical with IDA* and linear conflict (typical random instances take
+//! seconds); on 5x5 most random instances are out of reach without pattern databases.
 //! Exact tables need boards of at most 12 cells ([`rank::MAX_RANKED_CELLS`]); the command line
 //! builds them for boards of at most 9 cells. Larger boards are answered by search.
 #![deny(missing_docs)]
 
 pub mod bfs;
 pub mod board;
+pub mod heuristic;
 pub mod rank;
 pub mod rng;
 pub mod sample;
+pub mod search;
 pub mod solution;
 pub mod state;
 pub mod table;
@@ -48,7 +57,14 @@ pub mod verify;
 
 pub use bfs::BuildOptions;
 pub use board::{Board, Move};
+pub use heuristic::{Heuristic, HeuristicKind};
 pub use rank::{RankSpace, TooLargeError};
+pub use search::{Algorithm, Limits, Outcome, SearchResult};
 pub use solution::Solution;
 pub use state::{ParseStateError, State};
 pub use table::{FormatError, Header, Table};
+
+/// The README's Rust examples run as doctests, so the README cannot drift from the API.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

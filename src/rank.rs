@@ -107,7 +107,12 @@ pub struct RankSpace {
     board: Board,
     /// `(n-1)!`: tile ranks per blank cell.
     perms: u32,
+    /// Moves *into* each cell: `(from cell, window)`, `None` for horizontal moves.
+    incoming: Vec<Vec<(u32, Option<u32>)>>,
     perms_div: Divisor,
+    /// `weights[i] = (m-1-i)!`: the weight of the Lehmer digit of tile position `i`; one
+    /// spare entry so the blank's (masked) contribution can index it.
+    weights: [u32; MAX_RANKED_CELLS + 1],
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
@@ -156,10 +161,22 @@ impl RankSpace {
             }
             steps.push(from_here);
         }
+        let mut incoming = vec![Vec::new(); n];
+        for (from, from_here) in steps.iter().enumerate() {
+            for step in from_here {
+                incoming[step.to as usize].push((from as u32, step.window));
+            }
+        }
         let perms = factorial(m) as u32;
+        let mut weights = [0u32; MAX_RANKED_CELLS + 1];
+        for (i, weight) in weights.iter_mut().enumerate().take(m) {
+            *weight = factorial(m - 1 - i) as u32;
+        }
         Ok(RankSpace {
             board,
             perms,
+            incoming,
+            weights,
             perms_div: Divisor::new(perms),
             steps,
             windows,
@@ -195,26 +212,25 @@ impl RankSpace {
     #[inline]
     pub fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
         debug_assert_eq!(state.board(), self.board);
-        let cells = state.cells();
-        let m = cells.len() as u32 - 1;
+        let blank = state.blank();
         let mut seen: u32 = 0;
         let mut rank: u32 = 0;
         let mut inversions: u32 = 0;
-        let mut left = m;
-        for &tile in cells {
-            if tile == 0 {
-                continue;
-            }
-            let value = tile as u32 - 1;
+        // Branch-free over all cells: the blank's cell is random, so skipping it with a branch
+        // would be mispredicted half the time. Its contribution is masked to zero instead, and
+        // cells after it take the weight of one position earlier.
+        for (cell, &tile) in state.cells().iter().enumerate() {
+            let is_tile = (tile != 0) as u32;
+            let value = (tile as u32).wrapping_sub(1) & 31;
+            let below = (1u32 << value).wrapping_sub(1);
             // The Lehmer digit: smaller tiles still to come = value - smaller tiles already seen.
-            let digit = value - (seen & ((1 << value) - 1)).count_ones();
-            // Horner form of sum(digit_i * (m-1-i)!).
-            rank = rank * left + digit;
+            let digit = (value - (seen & below).count_ones()) * is_tile;
+            let position = cell - (cell > blank) as usize;
+            rank += digit * self.weights[position];
             inversions += digit;
-            left -= 1;
-            seen |= 1 << value;
+            seen |= (1 << value) * is_tile;
         }
-        (state.blank() as u32 * self.perms + rank, inversions & 1 == 1)
+        (blank as u32 * self.perms + rank, inversions & 1 == 1)
     }
 
     /// The folded index of `state` in `0..n!/2`; states of one parity class never share one.
@@ -280,16 +296,55 @@ impl RankSpace {
         visit: &mut impl FnMut(Move, u32),
     ) {
         for step in &self.steps[blank as usize] {
-            let next_perm = match step.window {
-                None => perm,
-                Some(w) => {
-                    let win = &self.windows[w as usize];
-                    let digits = win.span.rem(win.below.div(perm));
-                    (perm as i64 + win.delta[digits as usize] as i64) as u32
-                }
-            };
-            visit(step.mv, step.to * self.perms + next_perm);
+            visit(step.mv, self.step_index(step, perm));
         }
+    }
+
+    /// The first move from full index `full` (in [`Move::ALL`] order) whose neighbour
+    /// satisfies `accept`, with that neighbour's full index. Later neighbours are not computed,
+    /// which is what a descent along a table wants.
+    #[inline]
+    pub fn find_neighbour(
+        &self,
+        full: u32,
+        mut accept: impl FnMut(u32) -> bool,
+    ) -> Option<(Move, u32)> {
+        let blank = self.perms_div.div(full);
+        let perm = full - blank * self.perms;
+        self.steps[blank as usize].iter().find_map(|step| {
+            let next = self.step_index(step, perm);
+            accept(next).then_some((step.mv, next))
+        })
+    }
+
+    /// Tile ranks per blank cell, `(n-1)!`: the length of one blank cell's block of full
+    /// indices (`full = blank * perms + perm`).
+    pub fn perms(&self) -> u32 {
+        self.perms
+    }
+
+    /// The moves that bring the blank *into* `cell`: the cell it comes from, and for a
+    /// vertical move the window whose rotation changes the tile rank (see
+    /// [`RankSpace::rotate`]); a horizontal move keeps the tile rank.
+    pub(crate) fn incoming(&self, cell: usize) -> &[(u32, Option<u32>)] {
+        &self.incoming[cell]
+    }
+
+    /// The tile rank after the vertical move of `window` from tile rank `perm`.
+    #[inline(always)]
+    pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
+        let win = &self.windows[window as usize];
+        let digits = win.span.rem(win.below.div(perm));
+        perm.wrapping_add_signed(win.delta[digits as usize])
+    }
+
+    #[inline(always)]
+    fn step_index(&self, step: &Step, perm: u32) -> u32 {
+        let next_perm = match step.window {
+            None => perm,
+            Some(w) => self.rotate(w, perm),
+        };
+        step.to * self.perms + next_perm
     }
 }
 
@@ -342,7 +397,10 @@ mod tests {
     fn fast_division_matches_hardware_division() {
         for d in [1u32, 2, 3, 6, 7, 120, 720, 5040, 40320, 39_916_800] {
             let div = Divisor::new(d);
-            for n in (0..2_000_000u32).step_by(997).chain([u32::MAX - 1, 479_001_599]) {
+            for n in (0..2_000_000u32)
+                .step_by(997)
+                .chain([u32::MAX - 1, 479_001_599])
+            {
                 assert_eq!(div.div(n), n / d, "{n} / {d}");
                 assert_eq!(div.rem(n), n % d, "{n} % {d}");
             }

@@ -32,6 +32,14 @@ pub enum Command {
     Distance(QueryArgs),
     /// Print an optimal solution from START to the goal
     Solve(SolveArgs),
+    /// Run every algorithm on one instance and print one row each: length, optimal?, nodes, time
+    Compare(CompareArgs),
+    /// Answer many questions: one START or START,GOAL per line (or CSV / JSON lines) in, one row out
+    Batch(BatchArgs),
+    /// Show how the states spread over distances to a goal, with a histogram or a plot
+    Stats(StatsArgs),
+    /// Validate a table file and print what it holds
+    Check(CheckArgs),
     /// Check another solver's answers (CSV with a header, or JSON lines) against the exact distances
     ///
     /// Each line claims an answer for `start` (and `goal`, by default --goal or 1..n with the
@@ -91,6 +99,9 @@ pub struct QueryArgs {
 
     #[command(flatten)]
     pub goal: GoalArgs,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// Output forms of `solve`.
@@ -118,6 +129,185 @@ pub struct SolveArgs {
     /// Output form
     #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+
+    /// Also report nodes expanded and generated, the time, the length and whether it is optimal
+    /// (compared with the exact table where one exists); JSON output always includes them
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// How to answer: from the table or by which search.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// The exact table (3x3 and smaller): one read per move
+    Table,
+    /// A* search, optimal
+    Astar,
+    /// IDA* search, optimal, little memory (the fallback for boards over 9 cells)
+    Idastar,
+    /// Breadth-first search over states, optimal, no heuristic
+    Bfs,
+    /// Iterative-deepening depth-first search, optimal, no heuristic
+    Iddfs,
+    /// Best-first on the heuristic alone (textbook branch and bound): fast, NOT optimal
+    Greedy,
+}
+
+/// The heuristic of the informed searches.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeuristicArg {
+    /// Tiles not in their goal cell
+    Misplaced,
+    /// Sum of the tiles' Manhattan distances
+    Manhattan,
+    /// Manhattan plus two moves per tile that must leave its row or column
+    LinearConflict,
+}
+
+/// Search options shared by `distance` and `solve`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// How to answer [default: table; without one (boards over 9 cells, or --no-table) astar
+    /// with linear-conflict on 3x3 and smaller, idastar with linear-conflict beyond]
+    #[arg(long, short, value_enum, value_name = "ALG")]
+    pub algorithm: Option<AlgorithmArg>,
+
+    /// Heuristic of astar, idastar and greedy [default: manhattan when --algorithm is given,
+    /// linear-conflict for the automatic fallback]
+    #[arg(long, value_enum, value_name = "H")]
+    pub heuristic: Option<HeuristicArg>,
+
+    /// Never use (or build) an exact table: answer by search
+    #[arg(long)]
+    pub no_table: bool,
+
+    /// Give up after this many expanded nodes (e.g. 500000, 2M) or this much time (e.g. 10s,
+    /// 250ms, 2min); repeat for both [default: no limit, except 10M nodes for astar, bfs and
+    /// greedy, whose memory grows with the nodes]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
+}
+
+/// Output forms of `compare`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareFormat {
+    /// An aligned table, one row per algorithm
+    #[default]
+    Text,
+    /// One JSON object: start, goal, exact distance, and a row object per algorithm
+    Json,
+}
+
+/// Arguments of `compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The start state
+    #[arg(value_name = "START", allow_hyphen_values = true)]
+    pub start: String,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Heuristic of astar, idastar and greedy [default: manhattan]
+    #[arg(long, value_enum, value_name = "H", conflicts_with = "all_heuristics")]
+    pub heuristic: Option<HeuristicArg>,
+
+    /// Run astar, idastar and greedy once with each heuristic
+    #[arg(long)]
+    pub all_heuristics: bool,
+
+    /// Per-algorithm limit: expanded nodes (e.g. 500000, 2M) or time (e.g. 10s, 250ms); repeat
+    /// for both. An algorithm that reaches it reports "gave up" [default: 5M nodes and 10s]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
+
+    /// Leave out the exact table (and do not build one): rows say whether an algorithm
+    /// guarantees optimality instead of checking it
+    #[arg(long)]
+    pub no_table: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+}
+
+/// Output forms of `batch`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BatchFormat {
+    /// A header line, then `start,goal,distance[,moves],error` per question
+    #[default]
+    Csv,
+    /// One JSON object per line: start, goal, distance, [moves,] error
+    Jsonl,
+}
+
+/// Arguments of `batch`.
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// Input file, or `-` for standard input [default: standard input]
+    ///
+    /// One question per line: `START` or `START,GOAL`; blank lines and lines starting with `#`
+    /// are skipped. A CSV file whose header names a `start` column (and optionally `goal`), or
+    /// JSON lines with `start` (and optionally `goal`) fields, are recognised from the first line.
+    #[arg(value_name = "FILE", allow_hyphen_values = true)]
+    pub input: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Also write an optimal solution (the blank's moves) for every line
+    #[arg(long)]
+    pub solve: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = BatchFormat::Csv)]
+    pub format: BatchFormat,
+
+    /// Write the answers to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads [default: all cores]
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also draw the depth histogram as an SVG plot in FILE
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+
+    /// Also draw the depth histogram as a PNG plot in FILE
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+}
+
+/// Arguments of `check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The table file [default: the data directory's table for the goal]
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Also check every entry against its neighbours and recount the depths (slower)
+    #[arg(long)]
+    pub deep: bool,
+
+    /// The goal the table must serve [default: 123456780]
+    #[arg(long, short, value_name = "GOAL")]
+    pub goal: Option<String>,
 }
 
 /// Output forms of `verify`.

@@ -14,7 +14,9 @@ use super::{CommandResult, Context, Failure};
 pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let goals: Vec<State> = if args.all {
         let board = Board::THREE_BY_THREE;
-        (0..board.cells()).map(|b| State::canonical_goal(board, b)).collect()
+        (0..board.cells())
+            .map(|b| State::canonical_goal(board, b))
+            .collect()
     } else {
         let goal = match args.goal.as_deref() {
             Some(text) => parse_state("goal", text, None)?,

@@ -65,10 +65,10 @@ impl Context {
         self.tables.get(&canonical)
     }
 
-    /// The table serving `goal` if [`Context::table_for`] already opened it: lets parallel
-    /// workers share the opened tables without `&mut`.
-    pub fn opened(&self, goal: &State) -> Option<&Table<TableBytes>> {
-        self.tables
-            .get(&State::canonical_goal(goal.board(), goal.blank()))
+    /// The table serving `goal` if [`Context::table_for`] has already opened it: a shared
+    /// borrow, so a batch can hold the tables of several goals at once.
+    pub fn loaded_table(&self, goal: &State) -> Option<&Table<TableBytes>> {
+        let canonical = State::canonical_goal(goal.board(), goal.blank());
+        self.tables.get(&canonical)
     }
 }

@@ -5,12 +5,20 @@
 //! Data goes to stdout, messages (one line each, prefixed `npuzzle: `) to stderr.
 
 mod args;
+mod batch;
+mod batch_input;
 mod build;
+mod check;
+mod compare;
 mod context;
 mod input;
+mod limits;
 mod output;
 mod query;
 mod sample;
+mod search;
+mod stats;
+mod stats_plot;
 mod verify;
 mod verify_input;
 mod verify_report;
@@ -100,8 +108,12 @@ pub fn main() -> ExitCode {
 fn run(command: Command, context: &mut Context) -> CommandResult {
     match command {
         Command::Build(args) => build::run(&args, context),
-        Command::Distance(args) => query::distance(&args, context),
-        Command::Solve(args) => query::solve(&args, context),
+        Command::Distance(args) => search::distance(&args, context),
+        Command::Solve(args) => search::solve(&args, context),
+        Command::Compare(args) => compare::run(&args, context),
+        Command::Batch(args) => batch::run(&args, context),
+        Command::Stats(args) => stats::run(&args, context),
+        Command::Check(args) => check::run(&args, context),
         Command::Verify(args) => verify::run(&args, context),
         Command::Sample(args) => sample::run(&args, context),
     }

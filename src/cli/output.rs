@@ -22,11 +22,34 @@ pub struct SolveJson {
     pub algorithm: String,
     /// Whether the solution is known to be optimal.
     pub optimal: bool,
+    /// Search statistics (`solve` always includes them in JSON), flattened into this object.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<SearchStatsJson>,
+}
+
+/// The cost of an answer, as `solve --format json` and `compare --format json` report it.
+#[derive(Serialize)]
+pub struct SearchStatsJson {
+    /// The heuristic used, or null for the table, `bfs` and `iddfs`.
+    pub heuristic: Option<String>,
+    /// Nodes whose successors were produced (for the table: the states along the path).
+    pub expanded: u64,
+    /// Successors produced (for the table: the neighbours read).
+    pub generated: u64,
+    /// Wall-clock time of the answer in milliseconds.
+    pub time_ms: f64,
+    /// The exact distance from the table, or null where no table was used.
+    pub table_distance: Option<u8>,
 }
 
 impl SolveJson {
     /// The JSON form of `solution`.
-    pub fn new(solution: &Solution, goal: &npuzzle::State, algorithm: &str, optimal: bool) -> SolveJson {
+    pub fn new(
+        solution: &Solution,
+        goal: &npuzzle::State,
+        algorithm: &str,
+        optimal: bool,
+    ) -> SolveJson {
         SolveJson {
             start: solution.start().to_string(),
             goal: goal.to_string(),
@@ -35,6 +58,65 @@ impl SolveJson {
             path: solution.path().iter().map(|s| s.to_string()).collect(),
             algorithm: algorithm.to_string(),
             optimal,
+            stats: None,
+        }
+    }
+}
+
+/// One row of `batch --format jsonl`. Field names are stable: `start`, `goal`, `distance`
+/// (null on failure), `moves` (only with `--solve`; null on failure), `error` (null when ok).
+#[derive(Serialize)]
+pub struct BatchRow<'a> {
+    /// The start as `State` displays it, or as written when it could not be read.
+    pub start: &'a str,
+    /// The goal, or as written (empty when unknown).
+    pub goal: &'a str,
+    /// The exact distance.
+    pub distance: Option<u8>,
+    /// The blank's moves of an optimal solution; present only with `--solve`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Option<&'a str>>,
+    /// Why this question got no answer.
+    pub error: Option<&'a str>,
+}
+
+/// `stats --json`. Field names are stable.
+#[derive(Serialize)]
+pub struct StatsJson {
+    /// The goal asked for.
+    pub goal: String,
+    /// Its board, `WxH`.
+    pub board: String,
+    /// The canonical goal whose table was counted (equal to `goal` for canonical goals).
+    pub table_goal: String,
+    /// States that reach the goal.
+    pub total: u64,
+    /// The largest distance.
+    pub max_depth: usize,
+    /// The average distance.
+    pub mean_depth: f64,
+    /// `counts[d]`: states at distance `d`.
+    pub counts: Vec<u64>,
+    /// States at the largest distance.
+    pub max_depth_count: u64,
+    /// Those states in the goal's labels: all of them when `max_depth_count` <= 20, else the
+    /// first 20 by rank.
+    pub max_depth_states: Vec<String>,
+}
+
+impl StatsJson {
+    /// The JSON form of `stats`.
+    pub fn new(stats: &super::stats::Stats) -> StatsJson {
+        StatsJson {
+            goal: stats.goal.to_string(),
+            board: stats.goal.board().to_string(),
+            table_goal: stats.table_goal.to_string(),
+            total: stats.total,
+            max_depth: stats.max_depth(),
+            mean_depth: stats.mean,
+            counts: stats.counts.clone(),
+            max_depth_count: stats.farthest_count(),
+            max_depth_states: stats.farthest.iter().map(|s| s.to_string()).collect(),
         }
     }
 }

@@ -62,7 +62,11 @@ pub fn print_solution(
             writeln!(out)?;
         }
         SolveFormat::Text => {
-            let quality = if optimal { "optimal" } else { "not proven optimal" };
+            let quality = if optimal {
+                "optimal"
+            } else {
+                "not proven optimal"
+            };
             writeln!(
                 out,
                 "{} -> {}: {} moves ({quality}, {algorithm})",
@@ -79,7 +83,12 @@ pub fn print_solution(
                 writeln!(out, "{}", state.grid())?;
             }
             writeln!(out)?;
-            writeln!(out, "solved in {} moves: {}", solution.len(), solution.moves_string())?;
+            writeln!(
+                out,
+                "solved in {} moves: {}",
+                solution.len(),
+                solution.moves_string()
+            )?;
         }
     }
     out.flush()?;

@@ -74,7 +74,7 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
 fn open_tables(lines: &[Line], context: &mut Context) {
     for line in lines {
         if let Ok((_, goal)) = &line.pair {
-            if Context::has_tables(goal.board()) && context.opened(goal).is_none() {
+            if Context::has_tables(goal.board()) && context.loaded_table(goal).is_none() {
                 context.table_for(goal);
             }
         }
@@ -102,7 +102,7 @@ fn judge_line(line: &Line, context: &Context) -> Outcome {
             .map_or(Claimed::Nothing, Claimed::Moves),
         Err(_) => Claimed::Nothing,
     };
-    let exact = match context.opened(&goal) {
+    let exact = match context.loaded_table(&goal) {
         Some(table) => match table.distance_to(&start, &goal) {
             Ok(exact) => Ok(exact),
             Err(e) => Err(e.to_string()),

@@ -173,7 +173,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
     {
         use std::os::unix::fs::PermissionsExt;
         let readable = std::fs::Permissions::from_mode(0o644);
-        temp.as_file().set_permissions(readable).map_err(write_error)?;
+        temp.as_file()
+            .set_permissions(readable)
+            .map_err(write_error)?;
     }
     temp.as_file().sync_all().map_err(write_error)?;
     temp.persist(path).map_err(|e| write_error(e.error))?;

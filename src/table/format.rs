@@ -83,7 +83,9 @@ pub enum FormatError {
         offset: usize,
     },
     /// A kind or entry encoding this build does not know.
-    #[error("unsupported table kind {kind} / encoding {encoding} (this build reads kind 1, encoding 1)")]
+    #[error(
+        "unsupported table kind {kind} / encoding {encoding} (this build reads kind 1, encoding 1)"
+    )]
     UnsupportedKind {
         /// Kind byte.
         kind: u8,
@@ -152,7 +154,9 @@ pub enum FormatError {
         found: u32,
     },
     /// A valid table for another board or goal than the one asked for.
-    #[error("the table is for goal {found} ({found_board}), not the goal {expected} ({expected_board})")]
+    #[error(
+        "the table is for goal {found} ({found_board}), not the goal {expected} ({expected_board})"
+    )]
     OtherGoal {
         /// The table's goal.
         found: String,
@@ -292,8 +296,8 @@ pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
     if goal_bytes[board.cells()..].iter().any(|&b| b != 0xFF) {
         return Err(FormatError::BadGoal);
     }
-    let goal = State::from_tiles(board, &goal_bytes[..board.cells()])
-        .map_err(|_| FormatError::BadGoal)?;
+    let goal =
+        State::from_tiles(board, &goal_bytes[..board.cells()]).map_err(|_| FormatError::BadGoal)?;
     let expected_entries = (1..=board.cells() as u64).product::<u64>() / 2;
     let entries = u64_at(bytes, 64);
     if entries != expected_entries {

@@ -165,15 +165,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut depth = entries[(full >> 1) as usize];
         let mut moves = Vec::with_capacity(depth as usize);
         while depth > 0 {
-            let mut closer = None;
-            self.space.for_each_neighbour(full, |mv, next| {
-                if closer.is_none() && entries[(next >> 1) as usize] == depth - 1 {
-                    closer = Some((mv, next));
-                }
-            });
             // A validated table built by breadth-first search always has a closer neighbour;
             // a consistent-looking but wrong body is caught by `check --deep`, not trusted here.
-            let (mv, next) = closer?;
+            let (mv, next) = self
+                .space
+                .find_neighbour(full, |n| entries[(n >> 1) as usize] == depth - 1)?;
             moves.push(mv);
             full = next;
             depth -= 1;

@@ -1,0 +1,121 @@
+//! Side by side on one fixed, seeded set of 3x3 instances (random ones plus states at depths
+//! 25..=31): the table's `distance` and `solve`, and the A* and IDA* of the `pathfinding`
+//! crate with a Manhattan heuristic written as a competent user would.
+//!
+//! Run: `cargo bench --bench compare`. Per-instance times are the group time divided by
+//! the instance count (criterion's throughput line, "elem/s", gives instances per second).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
+
+/// SplitMix64: reproducible choice of instances.
+fn splitmix(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The benchmark's instances: 24 uniformly random states and two at each depth 25..=31.
+pub fn instances(table: &Table<Vec<u8>>) -> Vec<State> {
+    let space = RankSpace::new(Board::THREE_BY_THREE).unwrap();
+    let class = table.goal().parity_class();
+    let mut seed = 2026;
+    let mut states: Vec<State> = (0..24)
+        .map(|_| space.unrank((splitmix(&mut seed) % space.states() as u64) as u32, class))
+        .collect();
+    for depth in 25..=31u8 {
+        let at_depth: Vec<u32> = (0..space.states())
+            .filter(|&i| table.entries()[i as usize] == depth)
+            .collect();
+        for _ in 0..2 {
+            let pick = at_depth[(splitmix(&mut seed) % at_depth.len() as u64) as usize];
+            states.push(space.unrank(pick, class));
+        }
+    }
+    states
+}
+
+/// Manhattan distance to the default goal, as a user of a generic search library writes it.
+fn manhattan(state: &State) -> u32 {
+    let w = state.board().width();
+    let n = state.board().cells();
+    state
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|(_, &t)| t != 0)
+        .map(|(cell, &t)| {
+            let home = (t as usize + n - 1) % n; // tile t belongs in cell t-1
+            ((cell / w).abs_diff(home / w) + (cell % w).abs_diff(home % w)) as u32
+        })
+        .sum()
+}
+
+fn successors(state: &State) -> Vec<(State, u32)> {
+    state.successors().map(|(_, next)| (next, 1)).collect()
+}
+
+fn compare(c: &mut Criterion) {
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let table = Table::build(&goal, BuildOptions::default()).unwrap();
+    let states = instances(&table);
+    // Check the answers once, outside the timed loops: every solver is optimal here.
+    for s in &states {
+        let exact = table.distance(s).unwrap() as u32;
+        let (_, cost) =
+            pathfinding::prelude::astar(s, successors, manhattan, |x| *x == goal).unwrap();
+        assert_eq!(cost, exact, "pathfinding A* on {s}");
+    }
+
+    let mut group = c.benchmark_group("compare_3x3");
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.sample_size(10);
+    group.bench_function("table_distance", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| table.distance(black_box(s)).unwrap() as u32)
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("table_solve", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("pathfinding_astar_manhattan", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| {
+                    pathfinding::prelude::astar(black_box(s), successors, manhattan, |x| *x == goal)
+                        .unwrap()
+                        .1
+                })
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("pathfinding_idastar_manhattan", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| {
+                    pathfinding::prelude::idastar(black_box(s), successors, manhattan, |x| {
+                        *x == goal
+                    })
+                    .unwrap()
+                    .1
+                })
+                .sum::<u32>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, compare);
+criterion_main!(benches);

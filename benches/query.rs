@@ -1,0 +1,75 @@
+//! Query speed: `distance` on random states, `solve` of random and 31-move states, against
+//! the baseline of ranking alone, measured in the same run.
+//!
+//! Run: `cargo bench --bench query`
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
+
+/// SplitMix64: a tiny, reproducible generator for choosing benchmark states.
+fn splitmix(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn query(c: &mut Criterion) {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let table = Table::build(&goal, BuildOptions::default()).expect("3x3 builds");
+    let space = RankSpace::new(board).unwrap();
+    let mut seed = 42;
+    let states: Vec<State> = (0..4096)
+        .map(|_| {
+            space.unrank(
+                (splitmix(&mut seed) % space.states() as u64) as u32,
+                goal.parity_class(),
+            )
+        })
+        .collect();
+    let hardest: State = "867254301".parse().unwrap();
+    assert_eq!(table.distance(&hardest), Some(31));
+
+    let mut group = c.benchmark_group("query_3x3");
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.bench_function("rank_only_4096_random", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| space.index(black_box(s)) as u64)
+                .sum::<u64>()
+        })
+    });
+    group.bench_function("distance_4096_random", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| table.distance(black_box(s)).unwrap() as u64)
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+
+    let mut solve = c.benchmark_group("solve_3x3");
+    solve.bench_function("solve_31_moves_867254301", |b| {
+        b.iter(|| table.solve(black_box(&hardest)).unwrap().len())
+    });
+    solve.bench_function("solve_moves_only_31_moves", |b| {
+        b.iter(|| table.solve_moves(black_box(&hardest)).unwrap().len())
+    });
+    solve.throughput(Throughput::Elements(256));
+    solve.bench_function("solve_256_random", |b| {
+        b.iter(|| {
+            states[..256]
+                .iter()
+                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    solve.finish();
+}
+
+criterion_group!(benches, query);
+criterion_main!(benches);

@@ -1,0 +1,211 @@
+//! `npuzzle compare`: every algorithm on one instance, one row each, each under its own limit
+//! so that the slow ones report "gave up" instead of running for hours.
+
+use std::io::Write;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use npuzzle::search::{self, Algorithm, Limits, Outcome};
+use npuzzle::{HeuristicKind, State};
+
+use super::args::{CompareArgs, CompareFormat};
+use super::input::{start_and_goal, unsolvable_reason};
+use super::limits::limits;
+use super::search::table_answer;
+use super::{CommandResult, Context, Failure};
+
+/// Per-algorithm limits when none are given: on the hardest 3x3 instance every row ends within
+/// about a second, and no row can take more than ten.
+pub const DEFAULT_LIMITS: Limits = Limits {
+    max_expanded: Some(5_000_000),
+    max_time: Some(Duration::from_secs(10)),
+};
+
+/// One row of the comparison (also its JSON form).
+#[derive(Serialize)]
+struct Row {
+    /// `table`, `astar`, `idastar`, `bfs`, `iddfs` or `greedy`.
+    algorithm: String,
+    /// The heuristic, or null where none is used.
+    heuristic: Option<String>,
+    /// The path length, or null when it gave up.
+    length: Option<usize>,
+    /// Compared with the table where one is used; otherwise whether the algorithm guarantees
+    /// optimality (null for greedy without a table, and when it gave up).
+    optimal: Option<bool>,
+    /// `node limit` or `time limit` when it gave up, else null.
+    gave_up: Option<String>,
+    /// Nodes expanded.
+    expanded: u64,
+    /// Nodes generated.
+    generated: u64,
+    /// Wall-clock milliseconds.
+    time_ms: f64,
+    /// The moves found, or null.
+    moves: Option<String>,
+}
+
+/// The whole comparison in JSON.
+#[derive(Serialize)]
+struct CompareJson {
+    start: String,
+    goal: String,
+    /// The exact distance from the table, or null without one.
+    table_distance: Option<u8>,
+    /// The limits each search ran under.
+    max_expanded: Option<u64>,
+    max_time_ms: Option<f64>,
+    rows: Vec<Row>,
+}
+
+/// Runs the comparison and prints it.
+pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
+    let (start, goal) = start_and_goal(&args.start, &args.goal)?;
+    if !start.can_reach(&goal) {
+        return Err(Failure::negative(unsolvable_reason(&start, &goal)));
+    }
+    let limits = limits(&args.limit, DEFAULT_LIMITS);
+    let heuristics: Vec<HeuristicKind> = if args.all_heuristics {
+        HeuristicKind::ALL.to_vec()
+    } else {
+        vec![args
+            .heuristic
+            .map_or(HeuristicKind::Manhattan, HeuristicKind::from)]
+    };
+    let mut rows = Vec::new();
+    let mut exact = None;
+    if !args.no_table && Context::has_tables(start.board()) {
+        let found = table_answer(&start, &goal, context)?;
+        exact = Some(found.solution.len() as u8);
+        rows.push(Row {
+            algorithm: "table".to_string(),
+            heuristic: None,
+            length: Some(found.solution.len()),
+            optimal: Some(true),
+            gave_up: None,
+            expanded: found.expanded,
+            generated: found.generated,
+            time_ms: found.elapsed.as_secs_f64() * 1e3,
+            moves: Some(found.solution.moves_string()),
+        });
+    }
+    for algorithm in Algorithm::ALL {
+        let kinds: &[HeuristicKind] = if algorithm.uses_heuristic() {
+            &heuristics
+        } else {
+            // Not used; any value runs the same search.
+            &[HeuristicKind::Manhattan]
+        };
+        for &heuristic in kinds {
+            rows.push(row(algorithm, heuristic, &start, &goal, limits, exact));
+        }
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        CompareFormat::Json => {
+            let json = CompareJson {
+                start: start.to_string(),
+                goal: goal.to_string(),
+                table_distance: exact,
+                max_expanded: limits.max_expanded,
+                max_time_ms: limits.max_time.map(|t| t.as_secs_f64() * 1e3),
+                rows,
+            };
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        CompareFormat::Text => print_text(&mut out, &start, &goal, exact, limits, &rows)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn row(
+    algorithm: Algorithm,
+    heuristic: HeuristicKind,
+    start: &State,
+    goal: &State,
+    limits: Limits,
+    exact: Option<u8>,
+) -> Row {
+    let result = search::run(algorithm, heuristic, start, goal, limits);
+    let solution = result.solution();
+    Row {
+        algorithm: algorithm.name().to_string(),
+        heuristic: algorithm
+            .uses_heuristic()
+            .then(|| heuristic.name().to_string()),
+        length: solution.map(|s| s.len()),
+        optimal: solution.and_then(|s| match exact {
+            Some(d) => Some(s.len() == d as usize),
+            None => algorithm.is_optimal().then_some(true),
+        }),
+        gave_up: match result.outcome {
+            Outcome::GaveUp(limit) => Some(limit.to_string()),
+            _ => None,
+        },
+        expanded: result.expanded,
+        generated: result.generated,
+        time_ms: result.elapsed.as_secs_f64() * 1e3,
+        moves: solution.map(|s| s.moves_string()),
+    }
+}
+
+fn print_text(
+    out: &mut impl Write,
+    start: &State,
+    goal: &State,
+    exact: Option<u8>,
+    limits: Limits,
+    rows: &[Row],
+) -> std::io::Result<()> {
+    match exact {
+        Some(d) => writeln!(out, "{start} -> {goal}: {d} moves (exact, from the table)")?,
+        None => writeln!(
+            out,
+            "{start} -> {goal}: no table; optimal = guaranteed by the algorithm"
+        )?,
+    }
+    let limit = [
+        limits.max_expanded.map(|n| format!("{n} nodes")),
+        limits.max_time.map(|t| format!("{:.3} s", t.as_secs_f64())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" or ");
+    if !limit.is_empty() {
+        writeln!(out, "each search gives up after {limit}")?;
+    }
+    writeln!(
+        out,
+        "{:<9} {:<15} {:>19} {:>8} {:>12} {:>12} {:>12}",
+        "algorithm", "heuristic", "length", "optimal", "expanded", "generated", "time ms"
+    )?;
+    for row in rows {
+        let length = match (&row.length, &row.gave_up) {
+            (Some(len), _) => len.to_string(),
+            (None, Some(limit)) => format!("gave up ({limit})"),
+            (None, None) => "-".to_string(),
+        };
+        let optimal = match row.optimal {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None if row.length.is_some() => "unknown",
+            None => "-",
+        };
+        writeln!(
+            out,
+            "{:<9} {:<15} {:>19} {:>8} {:>12} {:>12} {:>12.3}",
+            row.algorithm,
+            row.heuristic.as_deref().unwrap_or("-"),
+            length,
+            optimal,
+            row.expanded,
+            row.generated,
+            row.time_ms
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! `npuzzle stats`: how the states of a goal's table spread over distances, from the header's
+//! depth counts, with the states at the maximum depth found by scanning the body.
+
+use std::io::Write;
+
+use npuzzle::table::file;
+use npuzzle::{Board, State};
+
+use super::args::StatsArgs;
+use super::input::{board_option, parse_state};
+use super::output::StatsJson;
+use super::stats_plot::{self, PlotData};
+use super::{CommandResult, Context, Failure};
+
+/// States at the maximum depth are listed in full up to this many.
+pub const MAX_LISTED: usize = 20;
+/// Width of the longest bar of the terminal histogram, in characters.
+const BAR_WIDTH: usize = 50;
+
+/// The figures `stats` prints, in the user's own tile labels.
+pub struct Stats {
+    /// The goal asked for.
+    pub goal: State,
+    /// The canonical goal whose table holds the counts (same distribution).
+    pub table_goal: State,
+    /// States at each depth.
+    pub counts: Vec<u64>,
+    /// All states reaching the goal.
+    pub total: u64,
+    /// The average distance.
+    pub mean: f64,
+    /// The states at the maximum depth, at most [`MAX_LISTED`] of them, sorted.
+    pub farthest: Vec<State>,
+}
+
+impl Stats {
+    /// The largest distance.
+    pub fn max_depth(&self) -> usize {
+        self.counts.len() - 1
+    }
+
+    /// How many states lie at the largest distance.
+    pub fn farthest_count(&self) -> u64 {
+        *self.counts.last().expect("a table has depth 0")
+    }
+}
+
+/// Prints the statistics, and draws the plots asked for.
+pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
+    let board = board_option(&args.goal)?;
+    let goal = match args.goal.goal.as_deref() {
+        Some(text) => parse_state("goal", text, board)?,
+        None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
+    };
+    let stats = compute(&goal, context)?;
+    let plot = PlotData {
+        title: format!(
+            "Distances to goal {} ({} board, {} states)",
+            stats.goal,
+            stats.goal.board(),
+            stats.total
+        ),
+        counts: &stats.counts,
+    };
+    if let Some(path) = &args.svg {
+        stats_plot::write_svg(path, &plot).map_err(Failure::usage)?;
+    }
+    if let Some(path) = &args.png {
+        stats_plot::write_png(path, &plot).map_err(Failure::usage)?;
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        let json = StatsJson::new(&stats);
+        serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        write_text(&stats, &mut out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Reads the counts from the goal's table and finds the farthest states.
+pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
+    let table = context.table_for(goal).ok_or_else(|| {
+        Failure::usage(format!(
+            "no exact table for the {} board (tables cover boards of at most {} cells)",
+            goal.board(),
+            super::context::MAX_TABLE_CELLS
+        ))
+    })?;
+    let header = table.header();
+    let counts = header.counts.clone();
+    let total: u64 = counts.iter().sum();
+    let weighted: u64 = counts.iter().enumerate().map(|(d, &c)| d as u64 * c).sum();
+    let class = table.goal().parity_class();
+    let mut farthest: Vec<State> = table
+        .entries()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &d)| d == header.max_depth)
+        .take(MAX_LISTED)
+        .map(|(index, _)| unlabel(&table.space().unrank(index as u32, class), goal))
+        .collect();
+    farthest.sort_by_key(|s| s.to_string());
+    Ok(Stats {
+        goal: *goal,
+        table_goal: *table.goal(),
+        counts,
+        total,
+        mean: weighted as f64 / total as f64,
+        farthest,
+    })
+}
+
+/// The inverse of [`State::relabel_for`]: a state of the canonical table back in `goal`'s labels.
+pub fn unlabel(canonical_state: &State, goal: &State) -> State {
+    let canonical = State::canonical_goal(goal.board(), goal.blank());
+    let mut back = [0u8; 32];
+    for (&from, &to) in canonical.cells().iter().zip(goal.cells()) {
+        back[from as usize] = to;
+    }
+    let tiles: Vec<u8> = canonical_state
+        .cells()
+        .iter()
+        .map(|&t| back[t as usize])
+        .collect();
+    // A renaming of a permutation is a permutation of the same board.
+    State::from_tiles(goal.board(), &tiles).expect("relabelling keeps a valid state")
+}
+
+fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
+    let goal = &stats.goal;
+    write!(out, "goal {goal} ({} board)", goal.board())?;
+    if stats.table_goal != *goal {
+        write!(
+            out,
+            ", counted on table {} (the same distribution, relabelled)",
+            file::file_name(&stats.table_goal)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", indent(&goal.grid()))?;
+    writeln!(out, "states:     {}", stats.total)?;
+    writeln!(out, "mean depth: {:.4}", stats.mean)?;
+    writeln!(
+        out,
+        "max depth:  {} ({} state{})",
+        stats.max_depth(),
+        stats.farthest_count(),
+        if stats.farthest_count() == 1 { "" } else { "s" }
+    )?;
+    let shown = if stats.farthest_count() as usize > stats.farthest.len() {
+        format!(" (the first {} by rank)", stats.farthest.len())
+    } else {
+        String::new()
+    };
+    writeln!(out, "states at depth {}{shown}:", stats.max_depth())?;
+    for state in &stats.farthest {
+        writeln!(out, "  {state}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "depth  states     share")?;
+    let top = stats.counts.iter().copied().max().unwrap_or(1).max(1);
+    for (depth, &count) in stats.counts.iter().enumerate() {
+        writeln!(
+            out,
+            "{depth:>5}  {count:>9}  {:>5.2}%  {}",
+            100.0 * count as f64 / stats.total as f64,
+            bar(count, top)
+        )?;
+    }
+    Ok(())
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("  {l}\n"))
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// A bar of eighth blocks, `BAR_WIDTH` characters for `top`; any non-zero count shows.
+fn bar(count: u64, top: u64) -> String {
+    const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let eighths = ((count as u128 * (BAR_WIDTH as u128 * 8)) / top as u128) as usize;
+    let eighths = if count > 0 { eighths.max(1) } else { 0 };
+    let mut out = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        out.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unlabel_undoes_relabel_for() {
+        let goal: State = "087654321".parse().unwrap();
+        let start: State = "123456780".parse().unwrap();
+        assert_eq!(unlabel(&start.relabel_for(&goal), &goal), start);
+    }
+
+    #[test]
+    fn bars_are_proportional_and_never_hide_a_count() {
+        assert_eq!(bar(0, 100).chars().count(), 0);
+        assert_eq!(bar(1, 1_000_000).chars().count(), 1);
+        assert_eq!(bar(100, 100).chars().count(), BAR_WIDTH);
+        assert_eq!(bar(50, 100).chars().count(), BAR_WIDTH / 2);
+    }
+}

@@ -1,0 +1,231 @@
+//! Heuristics: lower bounds on the number of moves from a state to a goal, for informed search.
+//!
+//! Every heuristic here is built for one goal on one board (any board from 2x2 to 5x5, any
+//! goal) and is admissible (never overestimates) and consistent (changes by at most one per
+//! move), which is what lets A* and IDA* return optimal paths.
+//!
+//! Searches that change a state in place ask [`Heuristic::update`] for the new estimate after
+//! one move instead of recomputing it: a move changes one tile's cell, so each heuristic only
+//! looks at what that tile touches.
+
+mod linear_conflict;
+mod manhattan;
+mod misplaced;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+pub use misplaced::Misplaced;
+
+use crate::board::MAX_CELLS;
+use crate::state::State;
+
+/// A lower bound on the moves from a state to the goal it was built for.
+///
+/// States are passed as their cells (row-major, `0` the blank, as [`State::cells`]) so that a
+/// search may keep one state in place and change it move by move.
+pub trait Heuristic {
+    /// The goal the estimates are measured to.
+    fn goal(&self) -> &State;
+
+    /// The estimate for the state whose cells are `cells` (on the goal's board).
+    fn estimate_cells(&self, cells: &[u8]) -> u32;
+
+    /// The estimate for `state`.
+    fn estimate(&self, state: &State) -> u32 {
+        self.estimate_cells(state.cells())
+    }
+
+    /// The estimate after one move, given the estimate `before` it: `tile` slid from cell
+    /// `from` to cell `to` (so the blank went from `to` to `from`), and `cells` are the cells
+    /// *after* the move. The default recomputes; implementations look only at what changed.
+    fn update(&self, cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
+        let _ = (before, tile, from, to);
+        self.estimate_cells(cells)
+    }
+}
+
+/// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum HeuristicKind {
+    /// Tiles not in their goal cell ([`Misplaced`]).
+    Misplaced,
+    /// Sum of the tiles' Manhattan distances to their goal cells ([`Manhattan`]).
+    #[default]
+    Manhattan,
+    /// Manhattan plus two moves per tile that must leave its line to let another pass
+    /// ([`LinearConflict`]).
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    /// Every heuristic, weakest first.
+    pub const ALL: [HeuristicKind; 3] = [
+        HeuristicKind::Misplaced,
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Misplaced => "misplaced",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`HeuristicKind::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heuristic `{0}`: expected misplaced, manhattan or linear-conflict")]
+pub struct UnknownHeuristic(pub String);
+
+impl FromStr for HeuristicKind {
+    type Err = UnknownHeuristic;
+
+    fn from_str(text: &str) -> Result<HeuristicKind, UnknownHeuristic> {
+        HeuristicKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text.trim())
+            .ok_or_else(|| UnknownHeuristic(text.to_string()))
+    }
+}
+
+/// One of the heuristics, chosen at run time (for the command line). A match per call costs a
+/// well-predicted branch; code that knows its heuristic can use the concrete type instead.
+// Built once per search and read at every node: boxing the large variant would only add an
+// indirection to each call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum AnyHeuristic {
+    /// See [`Misplaced`].
+    Misplaced(Misplaced),
+    /// See [`Manhattan`].
+    Manhattan(Manhattan),
+    /// See [`LinearConflict`].
+    LinearConflict(LinearConflict),
+}
+
+impl AnyHeuristic {
+    /// The heuristic `kind` for `goal`.
+    pub fn new(kind: HeuristicKind, goal: &State) -> AnyHeuristic {
+        match kind {
+            HeuristicKind::Misplaced => AnyHeuristic::Misplaced(Misplaced::new(goal)),
+            HeuristicKind::Manhattan => AnyHeuristic::Manhattan(Manhattan::new(goal)),
+            HeuristicKind::LinearConflict => {
+                AnyHeuristic::LinearConflict(LinearConflict::new(goal))
+            }
+        }
+    }
+
+    /// Which heuristic this is.
+    pub fn kind(&self) -> HeuristicKind {
+        match self {
+            AnyHeuristic::Misplaced(_) => HeuristicKind::Misplaced,
+            AnyHeuristic::Manhattan(_) => HeuristicKind::Manhattan,
+            AnyHeuristic::LinearConflict(_) => HeuristicKind::LinearConflict,
+        }
+    }
+}
+
+impl Heuristic for AnyHeuristic {
+    fn goal(&self) -> &State {
+        match self {
+            AnyHeuristic::Misplaced(h) => h.goal(),
+            AnyHeuristic::Manhattan(h) => h.goal(),
+            AnyHeuristic::LinearConflict(h) => h.goal(),
+        }
+    }
+
+    #[inline]
+    fn estimate_cells(&self, cells: &[u8]) -> u32 {
+        match self {
+            AnyHeuristic::Misplaced(h) => h.estimate_cells(cells),
+            AnyHeuristic::Manhattan(h) => h.estimate_cells(cells),
+            AnyHeuristic::LinearConflict(h) => h.estimate_cells(cells),
+        }
+    }
+
+    #[inline]
+    fn update(&self, cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
+        match self {
+            AnyHeuristic::Misplaced(h) => h.update(cells, before, tile, from, to),
+            AnyHeuristic::Manhattan(h) => h.update(cells, before, tile, from, to),
+            AnyHeuristic::LinearConflict(h) => h.update(cells, before, tile, from, to),
+        }
+    }
+}
+
+/// The goal cell of every tile of `goal` (index: tile number).
+fn goal_cells(goal: &State) -> [u8; MAX_CELLS] {
+    let mut cells = [0u8; MAX_CELLS];
+    for (cell, &tile) in goal.cells().iter().enumerate() {
+        cells[tile as usize] = cell as u8;
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Move};
+
+    /// Walks pseudo-randomly and checks each incremental update against a full recomputation.
+    fn check_updates(h: &impl Heuristic, start: State, steps: usize) {
+        let mut state = start;
+        let mut estimate = h.estimate(&state);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..steps {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mv = Move::ALL[(seed >> 62) as usize];
+            let Some(next) = state.apply(mv) else {
+                continue;
+            };
+            let (from, to) = (next.blank(), state.blank());
+            let tile = next.cells()[to];
+            estimate = h.update(next.cells(), estimate, tile, from, to);
+            assert_eq!(estimate, h.estimate(&next), "{state} -> {next}");
+            state = next;
+        }
+    }
+
+    #[test]
+    fn incremental_updates_match_recomputation_on_every_board_shape() {
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (4, 4),
+            (5, 4),
+            (5, 5),
+        ] {
+            let board = Board::new(w, h).unwrap();
+            for blank in [0, board.cells() / 2, board.cells() - 1] {
+                let goal = State::canonical_goal(board, blank);
+                let start = State::goal(board);
+                for kind in HeuristicKind::ALL {
+                    check_updates(&AnyHeuristic::new(kind, &goal), start, 3000);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_read_back() {
+        for kind in HeuristicKind::ALL {
+            assert_eq!(kind.name().parse::<HeuristicKind>(), Ok(kind));
+        }
+        assert!("euclid".parse::<HeuristicKind>().is_err());
+    }
+}

@@ -1,0 +1,315 @@
+//! Search: A*, IDA*, breadth-first, iterative deepening and greedy best-first, for boards from
+//! 2x2 to 5x5 and any goal.
+//!
+//! These answer where no exact table exists (boards over nine cells, or when asked not to use
+//! one) and let a user compare the textbook algorithms with the exact answer. Every search
+//! checks solvability first (so an unsolvable pair never searches forever), counts the nodes it
+//! expands and generates, and stops at the [`Limits`] it is given, reporting that it gave up.
+//!
+//! Counting, the same for every algorithm: a node is *expanded* when its successors are
+//! produced, and each successor produced is *generated* (the move straight back to the parent
+//! is never produced). The start is neither.
+
+pub mod astar;
+pub mod bfs;
+pub mod greedy;
+pub mod idastar;
+pub mod iddfs;
+mod in_place;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use crate::board::Move;
+use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::solution::Solution;
+use crate::state::State;
+
+/// When a search gives up. `Limits::default()` never gives up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Give up after expanding this many nodes.
+    pub max_expanded: Option<u64>,
+    /// Give up after this much time (checked every few thousand expansions).
+    pub max_time: Option<Duration>,
+}
+
+/// Which limit made a search give up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::max_expanded`].
+    Nodes,
+    /// [`Limits::max_time`].
+    Time,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::Nodes => "node limit",
+            Limit::Time => "time limit",
+        })
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A path from the start to the goal.
+    Solved(Solution),
+    /// The start cannot reach the goal (other parity class or other board); nothing was searched.
+    Unsolvable,
+    /// A limit was reached before a path was found.
+    GaveUp(Limit),
+}
+
+/// What a search returns: how it ended and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Nodes whose successors were produced.
+    pub expanded: u64,
+    /// Successors produced.
+    pub generated: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// The path found, if any.
+    pub fn solution(&self) -> Option<&Solution> {
+        match &self.outcome {
+            Outcome::Solved(solution) => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// The limit reached, if the search gave up.
+    pub fn gave_up(&self) -> Option<Limit> {
+        match self.outcome {
+            Outcome::GaveUp(limit) => Some(limit),
+            _ => None,
+        }
+    }
+}
+
+/// The search algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// A*: best-first on moves so far plus the heuristic; optimal ([`astar`]).
+    AStar,
+    /// IDA*: depth-first with an increasing bound on that sum; optimal, little memory
+    /// ([`idastar`]).
+    IdaStar,
+    /// Breadth-first over states; optimal, no heuristic ([`bfs`]).
+    Bfs,
+    /// Iterative-deepening depth-first; optimal, no heuristic, little memory ([`iddfs`]).
+    Iddfs,
+    /// Best-first on the heuristic alone, as the textbook branch and bound: fast, not optimal
+    /// ([`greedy`]).
+    Greedy,
+}
+
+impl Algorithm {
+    /// Every algorithm.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::Bfs,
+        Algorithm::Iddfs,
+        Algorithm::Greedy,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Iddfs => "iddfs",
+            Algorithm::Greedy => "greedy",
+        }
+    }
+
+    /// Whether a path it finds is always optimal (with the admissible heuristics offered here).
+    pub fn is_optimal(self) -> bool {
+        self != Algorithm::Greedy
+    }
+
+    /// Whether it uses a heuristic.
+    pub fn uses_heuristic(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::Greedy
+        )
+    }
+
+    /// Whether its memory grows with the nodes it visits (A*, breadth-first, greedy), so that
+    /// an unbounded run on a large board could exhaust memory.
+    pub fn keeps_visited_states(self) -> bool {
+        !matches!(self, Algorithm::IdaStar | Algorithm::Iddfs)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`Algorithm::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown algorithm `{0}`: expected astar, idastar, bfs, iddfs or greedy")]
+pub struct UnknownAlgorithm(pub String);
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(text: &str) -> Result<Algorithm, UnknownAlgorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == text.trim())
+            .ok_or_else(|| UnknownAlgorithm(text.to_string()))
+    }
+}
+
+/// Runs `algorithm` from `start` to `goal`, with heuristic `heuristic` where it uses one.
+///
+/// Never panics on valid states; a pair on different boards or of different parity classes is
+/// [`Outcome::Unsolvable`].
+///
+/// ```
+/// use npuzzle::search::{self, Algorithm, Limits};
+/// use npuzzle::{HeuristicKind, State};
+/// let start: State = "867254301".parse()?;
+/// let goal: State = "123456780".parse()?;
+/// let result = search::run(
+///     Algorithm::IdaStar,
+///     HeuristicKind::LinearConflict,
+///     &start,
+///     &goal,
+///     Limits::default(),
+/// );
+/// assert_eq!(result.solution().map(|s| s.len()), Some(31));
+/// assert!(result.expanded > 0 && result.gave_up().is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run(
+    algorithm: Algorithm,
+    heuristic: HeuristicKind,
+    start: &State,
+    goal: &State,
+    limits: Limits,
+) -> SearchResult {
+    fn informed<H: crate::heuristic::Heuristic>(
+        algorithm: Algorithm,
+        start: &State,
+        h: &H,
+        limits: Limits,
+    ) -> SearchResult {
+        match algorithm {
+            Algorithm::AStar => astar::astar(start, h, limits),
+            Algorithm::IdaStar => idastar::idastar(start, h, limits),
+            Algorithm::Greedy => greedy::greedy(start, h, limits),
+            Algorithm::Bfs => bfs::bfs(start, h.goal(), limits),
+            Algorithm::Iddfs => iddfs::iddfs(start, h.goal(), limits),
+        }
+    }
+    if start.board() != goal.board() {
+        return unsolvable(Instant::now());
+    }
+    // One match here so that each search is compiled for its concrete heuristic.
+    match heuristic {
+        HeuristicKind::Misplaced => informed(algorithm, start, &Misplaced::new(goal), limits),
+        HeuristicKind::Manhattan => informed(algorithm, start, &Manhattan::new(goal), limits),
+        HeuristicKind::LinearConflict => {
+            informed(algorithm, start, &LinearConflict::new(goal), limits)
+        }
+    }
+}
+
+/// Packs a state's cells, five bits each, into a `u128`: the key of the visited-state sets
+/// (25 cells x 5 bits = 125 bits, so every board up to 5x5 fits). Two states of one board have
+/// the same key exactly when they are equal.
+#[inline]
+pub fn pack(state: &State) -> u128 {
+    state
+        .cells()
+        .iter()
+        .fold(0u128, |key, &tile| (key << 5) | tile as u128)
+}
+
+/// Counts expansions against [`Limits`]; reads the clock only every few thousand expansions.
+pub(crate) struct Budget {
+    began: Instant,
+    limits: Limits,
+    next_clock_check: u64,
+}
+
+/// Expansions between two readings of the clock.
+const CLOCK_INTERVAL: u64 = 4096;
+
+impl Budget {
+    pub(crate) fn new(limits: Limits) -> Budget {
+        Budget {
+            began: Instant::now(),
+            limits,
+            next_clock_check: CLOCK_INTERVAL,
+        }
+    }
+
+    /// The limit reached after `expanded` expansions, if any.
+    #[inline]
+    pub(crate) fn exhausted(&mut self, expanded: u64) -> Option<Limit> {
+        if self.limits.max_expanded.is_some_and(|max| expanded >= max) {
+            return Some(Limit::Nodes);
+        }
+        if expanded >= self.next_clock_check {
+            self.next_clock_check = expanded + CLOCK_INTERVAL;
+            if self
+                .limits
+                .max_time
+                .is_some_and(|max| self.began.elapsed() >= max)
+            {
+                return Some(Limit::Time);
+            }
+        }
+        None
+    }
+
+    pub(crate) fn finish(&self, outcome: Outcome, expanded: u64, generated: u64) -> SearchResult {
+        SearchResult {
+            outcome,
+            expanded,
+            generated,
+            elapsed: self.began.elapsed(),
+        }
+    }
+}
+
+pub(crate) fn unsolvable(began: Instant) -> SearchResult {
+    SearchResult {
+        outcome: Outcome::Unsolvable,
+        expanded: 0,
+        generated: 0,
+        elapsed: began.elapsed(),
+    }
+}
+
+/// Follows parent links from node `last` back to the root and replays the moves from `start`.
+pub(crate) fn rebuild_path(
+    start: &State,
+    last: u32,
+    link: impl Fn(u32) -> Option<(u32, Move)>,
+) -> Solution {
+    let mut moves = Vec::new();
+    let mut node = last;
+    while let Some((parent, mv)) = link(node) {
+        moves.push(mv);
+        node = parent;
+    }
+    moves.reverse();
+    Solution::from_moves(*start, moves).expect("moves recorded by a search are legal")
+}

@@ -1,0 +1,312 @@
+//! `npuzzle stats` and `npuzzle check` end to end, cross-checked against tables the library
+//! builds in memory.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use npuzzle::table::file::file_name;
+use npuzzle::{Board, BuildOptions, State, Table};
+
+fn npuzzle(args: &[&str], data_dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+#[test]
+fn stats_json_matches_a_recount_of_the_table_body() {
+    let dir = tempfile::tempdir().unwrap();
+    for goal_text in ["123456780", "087654321", "1 2 3 8 0 4 7 6 5", "123/450"] {
+        let goal: State = goal_text.parse().unwrap();
+        let table = Table::build(
+            &State::canonical_goal(goal.board(), goal.blank()),
+            BuildOptions::default(),
+        )
+        .unwrap();
+        let recount = table.recount_depths();
+        let stats = json(&npuzzle(
+            &["stats", "--json", "--goal", goal_text],
+            dir.path(),
+        ));
+        let counts: Vec<u64> = stats["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        assert_eq!(counts, recount, "{goal_text}");
+        let total: u64 = counts.iter().sum();
+        assert_eq!(stats["total"], total);
+        assert_eq!(total, table.space().states() as u64);
+        assert_eq!(stats["goal"], goal.to_string());
+        assert_eq!(stats["board"], goal.board().to_string());
+        let max_depth = counts.len() - 1;
+        assert_eq!(stats["max_depth"], max_depth);
+        let mean: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(d, &c)| (d as u64 * c) as f64)
+            .sum::<f64>()
+            / total as f64;
+        assert!((stats["mean_depth"].as_f64().unwrap() - mean).abs() < 1e-9);
+        assert_eq!(stats["max_depth_count"], counts[max_depth]);
+        // The farthest states, in the goal's own labels: each really is max_depth away.
+        let farthest = stats["max_depth_states"].as_array().unwrap();
+        assert_eq!(farthest.len() as u64, counts[max_depth].min(20));
+        for state in farthest {
+            let state: State = state.as_str().unwrap().parse().unwrap();
+            assert_eq!(
+                table.distance_to(&state, &goal).unwrap(),
+                Some(max_depth as u8),
+                "{goal_text}: {state}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stats_of_the_default_goal_names_the_two_hardest_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(&["stats"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("goal 123456780 (3x3 board)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("states:     181440\n"), "{stdout}");
+    assert!(stdout.contains("max depth:  31 (2 states)\n"), "{stdout}");
+    // The hardest states are found by scanning the table, not from a list in the code:
+    // check them against the library.
+    let table = Table::build(&State::goal(Board::THREE_BY_THREE), BuildOptions::default()).unwrap();
+    let listed: Vec<State> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("states at depth 31"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 2);
+    for state in &listed {
+        assert_eq!(table.distance(state), Some(31));
+    }
+    // One histogram line per depth.
+    let bars = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("depth  states"))
+        .skip(1)
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|d| d.parse::<u32>().is_ok())
+        })
+        .count();
+    assert_eq!(bars, 32);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("built table"),
+        "the table is built on first use: {stderr}"
+    );
+}
+
+#[test]
+fn stats_draws_svg_and_png_plots_with_a_title_naming_the_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("depths.svg");
+    let png = dir.path().join("depths.png");
+    let out = npuzzle(
+        &[
+            "stats",
+            "--goal",
+            "1 2 3 8 0 4 7 6 5",
+            "--svg",
+            svg.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.starts_with("<svg"),
+        "{}",
+        &drawn[..80.min(drawn.len())]
+    );
+    assert!(drawn.contains("Distances to goal 123804765 (3x3 board, 181440 states)"));
+    assert!(drawn.contains("depth: moves to the goal") && drawn.contains(">\nstates\n<"));
+    assert!(drawn.matches("<rect").count() >= 30, "a bar per depth");
+    let image = std::fs::read(&png).unwrap();
+    assert!(image.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+    assert!(image.len() > 10_000, "a drawn image, not an empty one");
+}
+
+#[test]
+fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let unwritable = dir.path().join("no/such/dir/plot.svg");
+    for args in [
+        vec!["stats", "--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
+        vec!["stats", "--svg", unwritable.to_str().unwrap()],
+    ] {
+        let out = npuzzle(&args, dir.path());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.lines().last().unwrap().starts_with("npuzzle: "),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Builds the default table into `dir` and returns its path.
+fn built_table(dir: &Path) -> std::path::PathBuf {
+    let out = npuzzle(&["build"], dir);
+    assert_eq!(out.status.code(), Some(0));
+    dir.join(file_name(&State::goal(Board::THREE_BY_THREE)))
+}
+
+/// Rewrites both checksums so only a deep check can tell the bytes are wrong.
+fn reseal(bytes: &mut [u8]) {
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let body = crc32fast::hash(&bytes[header_len..]);
+    bytes[72..76].copy_from_slice(&body.to_le_bytes());
+    let header = crc32fast::hash(&bytes[..header_len - 4]);
+    bytes[header_len - 4..header_len].copy_from_slice(&header.to_le_bytes());
+}
+
+#[test]
+fn check_passes_a_good_table_and_prints_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    for args in [
+        vec!["check"],
+        vec!["check", path.to_str().unwrap(), "--deep"],
+    ] {
+        let out = npuzzle(&args, dir.path());
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(stdout.contains("goal:          123456780\n"), "{stdout}");
+        assert!(stdout.contains("entries:       181440\n"), "{stdout}");
+        assert!(stdout.contains("max depth:     31\n"), "{stdout}");
+        assert!(
+            stdout.lines().last().unwrap().starts_with("ok: "),
+            "{stdout}"
+        );
+        assert_eq!(stdout.contains("deep check"), args.contains(&"--deep"));
+    }
+    let serves = npuzzle(&["check", "--goal", "876543210"], dir.path());
+    assert_eq!(
+        serves.status.code(),
+        Some(0),
+        "the blank-last table serves any blank-last goal"
+    );
+}
+
+#[test]
+fn check_finds_damage_with_exit_code_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    let good = std::fs::read(&path).unwrap();
+    let header_len = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let damaged = dir.path().join("damaged.npt");
+    let run = |bytes: &[u8], deep: bool| {
+        std::fs::write(&damaged, bytes).unwrap();
+        let mut args = vec!["check", damaged.to_str().unwrap()];
+        if deep {
+            args.push("--deep");
+        }
+        npuzzle(&args, dir.path())
+    };
+
+    let mut flipped = good.clone();
+    flipped[header_len + 1000] ^= 0x04;
+    let mut truncated = good.clone();
+    truncated.truncate(good.len() - 1);
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    for (bytes, needle) in [
+        (flipped, "corrupt body"),
+        (truncated, "truncated"),
+        (magic, "not an npuzzle table"),
+    ] {
+        let out = run(&bytes, false);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with("npuzzle: damaged: ") && stderr.contains(needle),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1);
+    }
+
+    // A wrong entry with both checksums rewritten: only --deep sees it.
+    let mut wrong = good.clone();
+    let index = (1..good.len() - header_len)
+        .find(|&i| good[header_len + i] > 2)
+        .unwrap();
+    wrong[header_len + index] -= 2;
+    reseal(&mut wrong);
+    assert_eq!(run(&wrong, false).status.code(), Some(0));
+    let out = run(&wrong, true);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("disagrees with its neighbours"), "{stderr}");
+
+    // Header counts that do not match the body (still summing to the entry count).
+    let mut counts = good.clone();
+    let at = |d: usize| 88 + 8 * d;
+    let c30 = u64::from_le_bytes(counts[at(30)..at(30) + 8].try_into().unwrap());
+    let c29 = u64::from_le_bytes(counts[at(29)..at(29) + 8].try_into().unwrap());
+    counts[at(30)..at(30) + 8].copy_from_slice(&(c30 - 1).to_le_bytes());
+    counts[at(29)..at(29) + 8].copy_from_slice(&(c29 + 1).to_le_bytes());
+    reseal(&mut counts);
+    assert_eq!(run(&counts, false).status.code(), Some(0));
+    let out = run(&counts, true);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("depth counts"), "{stderr}");
+}
+
+#[test]
+fn check_cannot_read_missing_paths_or_directories_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.npt");
+    for args in [
+        vec!["check", missing.to_str().unwrap()],
+        vec!["check", dir.path().to_str().unwrap()],
+        vec!["check"],
+    ] {
+        let out = npuzzle(&args, dir.path());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("npuzzle: cannot read table"), "{stderr}");
+    }
+    // A valid table that does not serve the goal asked for: a negative answer.
+    let path = built_table(dir.path());
+    let out = npuzzle(
+        &["check", path.to_str().unwrap(), "--goal", "012345678"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("does not serve goal 012345678"));
+}

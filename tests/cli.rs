@@ -1,0 +1,220 @@
+//! The `npuzzle` binary for the exact-table commands: stdout, stderr and exit code apart.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use npuzzle::{Move, State};
+
+fn npuzzle(data_dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("NPUZZLE_DATA_DIR")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn replay(start: &str, moves: &str) -> State {
+    let mut state: State = start.parse().unwrap();
+    for letter in moves.chars() {
+        state = state
+            .apply(Move::from_letter(letter).unwrap())
+            .expect("legal move");
+    }
+    state
+}
+
+#[test]
+fn solve_on_a_fresh_data_directory_builds_the_table_and_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["solve", "867254301", "--format", "moves"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let moves = stdout(&out).trim_end().to_string();
+    assert_eq!(moves.len(), 31);
+    assert_eq!(replay("867254301", &moves).to_string(), "123456780");
+    assert!(dir.path().join("3x3-123456780.npt").is_file());
+    assert!(stderr(&out).contains("built table"), "{}", stderr(&out));
+
+    // Second run: the table is there, nothing to say on stderr.
+    let out = npuzzle(dir.path(), &["distance", "867254301"]);
+    assert_eq!((stdout(&out).as_str(), stderr(&out).as_str()), ("31\n", ""));
+}
+
+#[test]
+fn every_documented_spelling_gets_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    for spelling in [
+        "123456708",
+        "1 2 3 4 5 6 7 0 8",
+        "1,2,3,4,5,6,7,_,8",
+        "123/456/7.8",
+    ] {
+        let out = npuzzle(dir.path(), &["distance", spelling]);
+        assert_eq!(stdout(&out), "1\n", "{spelling}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn moves_format_prints_an_empty_line_for_the_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["solve", "123456780", "-f", "moves"]);
+    assert_eq!(stdout(&out), "\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn json_solution_has_the_documented_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["solve", "123456078", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["start"], "123456078");
+    assert_eq!(json["goal"], "123456780");
+    assert_eq!(json["distance"], 2);
+    assert_eq!(json["moves"], "RR");
+    assert_eq!(
+        json["path"],
+        serde_json::json!(["123456078", "123456708", "123456780"])
+    );
+}
+
+#[test]
+fn text_solution_shows_every_board_and_the_step_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["solve", "123456078"]);
+    let text = stdout(&out);
+    assert!(text.contains("2 moves"), "{text}");
+    assert!(text.contains("7 8 _"), "{text}");
+    assert!(text.contains("_ 7 8"), "{text}");
+    assert_eq!(text.matches("move ").count(), 2, "{text}");
+}
+
+#[test]
+fn another_goal_is_answered_in_its_own_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(
+        dir.path(),
+        &["solve", "283164705", "--goal", "123804765", "-f", "moves"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let moves = stdout(&out).trim_end().to_string();
+    assert_eq!(replay("283164705", &moves).to_string(), "123804765");
+    let out = npuzzle(
+        dir.path(),
+        &["distance", "283164705", "--goal", "123804765"],
+    );
+    assert_eq!(stdout(&out).trim(), moves.len().to_string());
+}
+
+#[test]
+fn unsolvable_pairs_exit_1_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["distance", "213456780"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).starts_with("npuzzle: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("parity"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1);
+}
+
+#[test]
+fn malformed_states_exit_2_with_one_line_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    for (input, needle) in [
+        ("12345678", "cells"),
+        ("123456700", "repeated"),
+        ("1234567800", "10 cells"),
+        ("123456789", "out of range"),
+        ("12345678x", "column 9"),
+        ("", "empty"),
+    ] {
+        let out = npuzzle(dir.path(), &["solve", input]);
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        let err = stderr(&out);
+        assert!(err.contains(needle), "{input}: {err}");
+        assert_eq!(err.lines().count(), 1, "{input}: {err}");
+        assert_eq!(stdout(&out), "");
+    }
+    let out = npuzzle(dir.path(), &["solve"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_data_directory_comes_from_the_option_before_or_after_the_command_or_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = dir.path().join("before");
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .arg("--data-dir")
+        .arg(&before)
+        .args(["distance", "123456708"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "1\n");
+    assert!(before.join("3x3-123456780.npt").is_file());
+
+    let from_env = dir.path().join("env dir with spaces");
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["distance", "123456708"])
+        .env("NPUZZLE_DATA_DIR", &from_env)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "1\n", "{}", stderr(&out));
+    assert!(from_env.join("3x3-123456780.npt").is_file());
+}
+
+#[test]
+fn an_unwritable_data_directory_still_answers_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, b"not a directory").unwrap();
+    let out = npuzzle(&blocker.join("data"), &["distance", "867254301"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "31\n");
+    assert!(stderr(&out).contains("in memory"), "{}", stderr(&out));
+}
+
+#[test]
+fn build_prints_path_size_and_time_and_all_writes_nine_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["build"]);
+    let line = stdout(&out);
+    assert!(line.contains("3x3-123456780.npt"), "{line}");
+    assert!(line.contains("bytes") && line.contains("ms"), "{line}");
+    let out = npuzzle(dir.path(), &["build", "--all"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).lines().count(), 9);
+    let tables = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "npt")
+        })
+        .count();
+    assert_eq!(tables, 9);
+}
+
+#[test]
+fn a_damaged_table_in_the_data_directory_is_rebuilt_and_the_answer_is_right() {
+    let dir = tempfile::tempdir().unwrap();
+    npuzzle(dir.path(), &["build"]);
+    let path = dir.path().join("3x3-123456780.npt");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = bytes.len();
+    bytes[len - 100] ^= 0xFF;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = npuzzle(dir.path(), &["distance", "867254301"]);
+    assert_eq!(stdout(&out), "31\n");
+    assert!(stderr(&out).contains("rebuilt"), "{}", stderr(&out));
+    npuzzle::table::file::open(&path).expect("the rebuilt file is valid");
+}

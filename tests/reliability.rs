@@ -1,0 +1,193 @@
+//! Reliability of the table files under races and in awkward places.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use npuzzle::table::file;
+use npuzzle::{Board, State};
+
+fn npuzzle(data_dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    command
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("NPUZZLE_DATA_DIR");
+    command
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn table_path(dir: &Path) -> std::path::PathBuf {
+    dir.join(file::file_name(&State::goal(Board::THREE_BY_THREE)))
+}
+
+#[test]
+fn concurrent_builds_into_one_directory_all_succeed_and_leave_a_valid_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let args: &[&str] = if i % 2 == 0 {
+                &["build"]
+            } else {
+                &["distance", "867254301"]
+            };
+            npuzzle(dir.path(), args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (i, child) in children.into_iter().enumerate() {
+        let out: Output = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "process {i}: {}",
+            text(&out.stderr)
+        );
+        if i % 2 == 1 {
+            assert_eq!(text(&out.stdout), "31\n");
+        }
+    }
+    file::open(&table_path(dir.path())).expect("the table left behind is valid");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with(".npt"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
+}
+
+#[test]
+fn a_reader_during_rebuilds_never_sees_a_half_written_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = npuzzle(dir.path(), &["build"]).output().unwrap().status;
+    assert!(status.success());
+    let path = table_path(dir.path());
+    let mut writer = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do \"{}\" build --data-dir \"$0\" >/dev/null || exit 1; done",
+            env!("CARGO_BIN_EXE_npuzzle")
+        ))
+        .arg(dir.path())
+        .spawn()
+        .unwrap();
+    let mut opens = 0;
+    loop {
+        let table = file::open(&path).expect("every open sees a complete, valid table");
+        assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+        opens += 1;
+        if writer.try_wait().unwrap().is_some() && opens >= 50 {
+            break;
+        }
+    }
+    assert!(writer.wait().unwrap().success());
+}
+
+#[test]
+fn concurrent_queries_on_a_damaged_table_all_answer_and_leave_it_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(npuzzle(dir.path(), &["build"])
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let path = table_path(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            npuzzle(dir.path(), &["distance", "867254301"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(text(&out.stdout), "31\n", "{}", text(&out.stderr));
+    }
+    file::open(&path).expect("repaired");
+}
+
+#[test]
+fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(table_path(dir.path())).unwrap();
+    let out = npuzzle(dir.path(), &["distance", "867254301"])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), "31\n");
+    assert!(
+        text(&out.stderr).contains("is a directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+
+    #[cfg(unix)]
+    {
+        let looped = tempfile::tempdir().unwrap();
+        let path = table_path(looped.path());
+        std::os::unix::fs::symlink(&path, &path).unwrap();
+        let out = npuzzle(looped.path(), &["distance", "867254301"])
+            .output()
+            .unwrap();
+        assert_eq!(text(&out.stdout), "31\n");
+        assert!(
+            text(&out.stderr).contains("cannot read table"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            text(&out.stderr).lines().count(),
+            1,
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_missing_nested_data_directory_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("a b").join("c");
+    let out = npuzzle(&nested, &["distance", "123456708"])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), "1\n", "{}", text(&out.stderr));
+    file::open(&table_path(&nested)).unwrap();
+}
+
+#[test]
+fn every_canonical_goal_table_walks_every_state_to_its_goal() {
+    use npuzzle::{BuildOptions, RankSpace, Table};
+    let board = Board::THREE_BY_THREE;
+    let space = RankSpace::new(board).unwrap();
+    for blank in 0..board.cells() {
+        let goal = State::canonical_goal(board, blank);
+        let table = Table::build(&goal, BuildOptions::default()).unwrap();
+        for index in 0..space.states() {
+            let start = space.unrank(index, goal.parity_class());
+            let d = table.distance(&start).unwrap();
+            let moves = table.solve_moves(&start).unwrap();
+            assert_eq!(moves.len(), d as usize);
+            let end = moves
+                .iter()
+                .fold(start, |s, &mv| s.apply(mv).expect("legal"));
+            assert_eq!(end, goal, "goal {goal}, start {start}");
+            assert_eq!(space.index(&start), index);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! The table file: round trip, and every kind of damage refused with its own error.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use npuzzle::table::file::{self, Notice, TableFileError};
+use npuzzle::table::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
+use npuzzle::{Board, BuildOptions, FormatError, State, Table};
+
+fn goal() -> State {
+    State::goal(Board::THREE_BY_THREE)
+}
+
+fn bytes() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        Table::build(&goal(), BuildOptions::default())
+            .unwrap()
+            .into_inner()
+    })
+}
+
+fn header_len() -> usize {
+    Table::from_bytes(bytes()).unwrap().header().len
+}
+
+/// Rewrites the header checksum so that a deliberate header change is judged on its own.
+fn reseal(bytes: &mut [u8]) {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let crc = crc32fast::hash(&bytes[..len - 4]);
+    bytes[len - 4..len].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn a_written_table_opens_with_the_same_bytes_and_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file::file_name(&goal()));
+    file::write_atomic(&path, bytes()).unwrap();
+    let table = file::open(&path).unwrap();
+    assert_eq!(table.as_bytes(), bytes());
+    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+    table.expect_goal(&goal()).unwrap();
+}
+
+#[test]
+fn truncation_anywhere_is_refused() {
+    let len = bytes().len();
+    let cuts = [
+        0,
+        1,
+        7,
+        8,
+        12,
+        16,
+        24,
+        56,
+        64,
+        72,
+        80,
+        FIXED_HEADER_LEN,
+        header_len() - 1,
+    ]
+    .into_iter()
+    .chain([header_len(), header_len() + 1, len / 2, len - 1]);
+    for cut in cuts {
+        let error = Table::from_bytes(&bytes()[..cut])
+            .err()
+            .expect("truncated file accepted");
+        assert!(
+            matches!(
+                error,
+                FormatError::TooShort { .. }
+                    | FormatError::Truncated { .. }
+                    | FormatError::NotATable
+            ),
+            "cut at {cut}: {error}"
+        );
+        if cut >= 8 {
+            assert!(
+                error.to_string().contains("truncated"),
+                "cut at {cut}: {error}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_flipped_byte_anywhere_in_the_header_is_refused() {
+    for offset in 0..header_len() {
+        for bit in [0x01u8, 0x80] {
+            let mut damaged = bytes().to_vec();
+            damaged[offset] ^= bit;
+            assert!(
+                Table::from_bytes(&damaged[..]).is_err(),
+                "flipping bit {bit:#x} at header offset {offset} went unnoticed"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_flipped_byte_in_the_body_is_a_checksum_error() {
+    for offset in [header_len(), header_len() + 90_000, bytes().len() - 1] {
+        let mut damaged = bytes().to_vec();
+        damaged[offset] ^= 0x04;
+        let error = Table::from_bytes(&damaged[..]).err().unwrap();
+        assert!(matches!(error, FormatError::BodyChecksum { .. }), "{error}");
+    }
+}
+
+#[test]
+fn a_future_version_is_refused_by_name() {
+    let mut future = bytes().to_vec();
+    future[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    reseal(&mut future);
+    let error = Table::from_bytes(&future[..]).err().unwrap();
+    assert_eq!(
+        error,
+        FormatError::UnsupportedVersion {
+            found: FORMAT_VERSION + 1
+        }
+    );
+    assert!(error.to_string().contains("npuzzle build"));
+}
+
+#[test]
+fn foreign_bytes_trailing_bytes_and_header_lies_are_refused() {
+    assert_eq!(
+        Table::from_bytes(&b"PK\x03\x04 not a table at all"[..]).err(),
+        Some(FormatError::NotATable)
+    );
+    let mut longer = bytes().to_vec();
+    longer.push(0);
+    assert!(matches!(
+        Table::from_bytes(&longer[..]).err(),
+        Some(FormatError::TrailingBytes { .. })
+    ));
+    // A header that claims another board, sealed so only the board check can catch it.
+    let mut other_board = bytes().to_vec();
+    other_board[17] = 4;
+    reseal(&mut other_board);
+    assert!(Table::from_bytes(&other_board[..]).is_err());
+    // A goal with a repeated tile.
+    let mut bad_goal = bytes().to_vec();
+    bad_goal[24] = bad_goal[25];
+    reseal(&mut bad_goal);
+    assert_eq!(
+        Table::from_bytes(&bad_goal[..]).err(),
+        Some(FormatError::BadGoal)
+    );
+}
+
+#[test]
+fn a_valid_table_for_another_goal_or_board_is_refused_when_asked_for_this_one() {
+    let table = Table::from_bytes(bytes()).unwrap();
+    let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+    let error = table.expect_goal(&other_goal).err().unwrap();
+    assert!(matches!(error, FormatError::OtherGoal { .. }));
+    let small = Table::build(
+        &State::goal(Board::new(3, 2).unwrap()),
+        BuildOptions::default(),
+    )
+    .unwrap();
+    let error = small.expect_goal(&goal()).err().unwrap();
+    assert!(error.to_string().contains("3x2"), "{error}");
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, notices) =
+        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    assert!(matches!(notices[..], [Notice::Built { .. }]), "{notices:?}");
+    assert_eq!(table.distance(&goal()), Some(0));
+    let path = dir.path().join(file::file_name(&goal()));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes());
+
+    let (_, notices) = file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        notices.is_empty(),
+        "a valid table is used as is: {notices:?}"
+    );
+
+    let mut damaged = bytes().to_vec();
+    damaged[header_len() + 5] ^= 1;
+    write(&path, &damaged);
+    let (table, notices) =
+        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        matches!(notices[..], [Notice::Rebuilt { .. }]),
+        "{notices:?}"
+    );
+    assert!(
+        notices[0].to_string().contains("checksum"),
+        "{}",
+        notices[0]
+    );
+    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes());
+    file::open(&path).unwrap();
+}
+
+#[test]
+fn an_unusable_data_directory_still_answers_from_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // A data directory whose parent is a regular file can never be created, even by root.
+    let blocker = dir.path().join("not-a-dir");
+    write(&blocker, b"x");
+    let (table, notices) =
+        file::load_or_build(&blocker.join("data"), &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        matches!(notices[..], [Notice::InMemory { .. }]),
+        "{notices:?}"
+    );
+    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+
+    // A table path that is a directory is reported as such, and the answer still comes.
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join(file::file_name(&goal()))).unwrap();
+    let error = file::open(&data.join(file::file_name(&goal())))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            error,
+            TableFileError::IsDirectory { .. } | TableFileError::Read { .. }
+        ),
+        "{error}"
+    );
+    let (table, notices) = file::load_or_build(&data, &goal(), BuildOptions::default()).unwrap();
+    assert!(
+        matches!(notices[..], [Notice::InMemory { .. }]),
+        "{notices:?}"
+    );
+    assert_eq!(table.distance(&goal()), Some(0));
+}
+
+mod decoding_never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Damage of any shape (flipped bytes anywhere, then a cut) is refused or is no damage.
+        #[test]
+        fn damaged_tables_are_refused(
+            flips in proptest::collection::vec((0usize..1_000_000, 1u8..=255), 1..4),
+            cut in proptest::option::of(0usize..200_000),
+        ) {
+            let mut damaged = bytes().to_vec();
+            for (at, mask) in flips {
+                let at = if at < 2000 { at % header_len().max(1) } else { at % damaged.len() };
+                damaged[at] ^= mask;
+            }
+            if let Some(cut) = cut {
+                damaged.truncate(cut.min(damaged.len()));
+            }
+            match Table::from_bytes(&damaged[..]) {
+                Ok(_) => prop_assert_eq!(&damaged[..], bytes()),
+                Err(error) => prop_assert!(!error.to_string().is_empty()),
+            }
+        }
+
+        /// Arbitrary bytes, including ones that start with the magic, never panic the decoder.
+        #[test]
+        fn arbitrary_bytes_are_refused(mut raw in proptest::collection::vec(any::<u8>(), 0..400), magic in any::<bool>()) {
+            if magic && raw.len() >= 8 {
+                raw[..8].copy_from_slice(b"NPUZZLE\0");
+            }
+            prop_assert!(Table::from_bytes(&raw[..]).is_err());
+        }
+    }
+}
