@@ -652,7 +652,7 @@ pub fn parse_path(text: &str, board: Board) -> Result<Vec<State>, ParseClaimErro
     pieces
         .enumerate()
         .map(|(i, piece)| {
-            parse_state(piece, Some(board)).map_err(|source| ParseClaimError::BadPathState {
+            State::parse(piece, Some(board)).map_err(|source| ParseClaimError::BadPathState {
                 index: i + 1,
                 text: piece.to_string(),
                 source,
@@ -660,41 +660,6 @@ pub fn parse_path(text: &str, board: Board) -> Result<Vec<State>, ParseClaimErro
             })
         })
         .collect()
-}
-
-/// Reads a state exactly as [`State::parse`] does, but without allocating for the compact form
-/// of square boards of at most ten cells (`123456780`, `_` or `.` for the blank), which is what
-/// solvers and `npuzzle sample` write: `verify` reads two states per line. Any other text, and
-/// any compact text that is not a valid state, goes to [`State::parse`], so errors are the same.
-///
-/// # Errors
-/// The [`ParseStateError`] of [`State::parse`].
-pub fn parse_state(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
-    let bytes = text.as_bytes();
-    let compact_board = Board::square_with_cells(bytes.len())
-        .filter(|b| b.cells() <= 10 && board.is_none_or(|asked| asked == *b));
-    if let Some(compact) = compact_board {
-        let mut cells = [0u8; MAX_CELLS];
-        let mut seen = 0u32;
-        let mut valid = true;
-        for (slot, &byte) in cells.iter_mut().zip(bytes) {
-            let tile = match byte {
-                b'0'..=b'9' => byte - b'0',
-                b'_' | b'.' => BLANK,
-                _ => u8::MAX,
-            };
-            if usize::from(tile) >= bytes.len() || seen & (1 << tile) != 0 {
-                valid = false;
-                break;
-            }
-            seen |= 1 << tile;
-            *slot = tile;
-        }
-        if valid {
-            return Ok(State::from_valid_cells(compact, cells));
-        }
-    }
-    State::parse(text, board)
 }
 
 /// Reads a claimed length: a non-negative integer, surrounding whitespace allowed.

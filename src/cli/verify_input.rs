@@ -18,7 +18,7 @@ use std::io::{BufRead, Cursor, Read};
 use rayon::prelude::*;
 use serde::Deserialize;
 
-use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, parse_state, Claim};
+use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
 use npuzzle::{Board, State};
 
 use super::input::state_error;
@@ -401,7 +401,7 @@ impl GoalCache {
         {
             return Ok(goal);
         }
-        let goal = parse_state(text, Some(board)).map_err(|e| state_error("goal", text, &e))?;
+        let goal = State::parse(text, Some(board)).map_err(|e| state_error("goal", text, &e))?;
         self.text.clear();
         self.text.push_str(text);
         self.goal = Some(goal);
@@ -418,7 +418,7 @@ fn read_pair(
     cache: &mut GoalCache,
 ) -> Result<(State, State), String> {
     let text = start.ok_or("no start: the `start` field is missing or empty")?;
-    let start = parse_state(text, defaults.board).map_err(|e| state_error("start", text, &e))?;
+    let start = State::parse(text, defaults.board).map_err(|e| state_error("start", text, &e))?;
     let goal = match goal.filter(|g| !g.is_empty()) {
         Some(text) => cache.read(text, start.board())?,
         None => match defaults.goal {
@@ -456,7 +456,7 @@ fn read_claim(text: ClaimText<'_>, pair: &Result<(State, State), String>) -> Res
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    parse_state(s, Some(start.board())).map_err(|e| {
+                    State::parse(s, Some(start.board())).map_err(|e| {
                         format!("invalid path: state {} of the path (`{s}`): {e}", i + 1)
                     })
                 })
