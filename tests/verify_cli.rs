@@ -391,6 +391,9 @@ fn an_input_without_answers_is_a_failure_not_a_pass() {
             "{}",
             stderr(&output)
         );
+        let out = stdout(&output);
+        assert!(out.ends_with("FAIL: no answers to verify\n"), "{out}");
+        assert!(!out.contains("PASS"), "{out}");
     }
 }
 

@@ -258,7 +258,10 @@ impl<W: Write> Report<W> {
             }
         }
         let failing = self.failing();
-        if failing == 0 {
+        if self.total == 0 {
+            // Nothing verified is not a pass: a solver that printed nothing must not look right.
+            writeln!(self.out, "FAIL: no answers to verify")?;
+        } else if failing == 0 {
             let what = match self.policy {
                 Policy::OptimalOnly => "optimal or rightly unsolvable",
                 Policy::AllowSuboptimal => "legal and at the goal, or rightly unsolvable",
