@@ -18,6 +18,8 @@
 //! - [`search`]: A*, IDA*, breadth-first, iterative deepening and greedy best-first, each
 //!   returning a [`SearchResult`] (the path, nodes expanded and generated, or the [`Limits`]
 //!   it gave up at).
+//! - [`verify`]: judging another solver's answer ([`verify::judge`] gives a [`verify::Verdict`]);
+//!   [`sample`]: drawing test instances at chosen depths, seeded by [`rng::SplitMix64`].
 //!
 //! ## Example
 //! ```
@@ -45,10 +47,13 @@ pub mod bfs;
 pub mod board;
 pub mod heuristic;
 pub mod rank;
+pub mod rng;
+pub mod sample;
 pub mod search;
 pub mod solution;
 pub mod state;
 pub mod table;
+pub mod verify;
 
 pub use bfs::BuildOptions;
 pub use board::{Board, Move};

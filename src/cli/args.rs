@@ -40,6 +40,26 @@ pub enum Command {
     Stats(StatsArgs),
     /// Validate a table file and print what it holds
     Check(CheckArgs),
+    /// Check another solver's answers (CSV with a header, or JSON lines) against the exact distances
+    ///
+    /// Each line claims an answer for `start` (and `goal`, by default --goal or 1..n with the
+    /// blank last): `moves` (U D L R, any case, separators allowed; `-` for none), or `path`
+    /// (states separated by `;` or `|`), or only `length`, or `unsolvable` (true/false). An
+    /// empty CSV field or an absent JSON field is no claim.
+    ///
+    /// Verdicts: optimal, suboptimal, illegal-move, wrong-end, wrong-length, false-unsolvable,
+    /// false-solution, malformed, correct-unsolvable. Exit codes: 0 every answer is optimal or
+    /// rightly unsolvable (with --allow-suboptimal: legal and at the goal), 1 some are not,
+    /// 2 the file cannot be read.
+    Verify(VerifyArgs),
+    /// Generate test instances for other solvers, reproducibly from a seed
+    ///
+    /// Starts are drawn uniformly among the states whose exact distance to the goal lies in the
+    /// chosen depths (every solvable state by default); unsolvable instances are drawn starts
+    /// with two tiles swapped. Output: CSV `start,goal` (plus `distance` with --with-answers:
+    /// the exact distance, or the word `unsolvable`), or the same fields as JSON lines. The same
+    /// seed and options print the same instances on every machine.
+    Sample(SampleArgs),
 }
 
 /// The goal and board options every query shares.
@@ -288,4 +308,86 @@ pub struct CheckArgs {
     /// The goal the table must serve [default: 123456780]
     #[arg(long, short, value_name = "GOAL")]
     pub goal: Option<String>,
+}
+
+/// Output forms of `verify`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerifyFormat {
+    /// Counts per verdict, the worst lines first, and the time taken
+    #[default]
+    Summary,
+    /// One JSON object per answer: line, verdict, exact, claimed, detail (and step or by)
+    Jsonl,
+}
+
+/// Arguments of `verify` (the command's help is on [`Command::Verify`]).
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The answers: CSV with a header naming `start` and claim columns, or JSON lines; - reads stdin
+    #[arg(value_name = "FILE", allow_hyphen_values = true)]
+    pub file: String,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Let suboptimal answers pass: legal and reaching the goal is enough
+    #[arg(long)]
+    pub allow_suboptimal: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = VerifyFormat::Summary)]
+    pub format: VerifyFormat,
+
+    /// How many of the worst lines the summary lists
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub worst: usize,
+}
+
+/// Output forms of `sample`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SampleFormat {
+    /// A header `start,goal` (plus `distance` with --with-answers), then one row per instance
+    #[default]
+    Csv,
+    /// One JSON object per instance: start, goal (and distance)
+    Jsonl,
+}
+
+/// Arguments of `sample` (the command's help is on [`Command::Sample`]).
+#[derive(Args, Debug)]
+pub struct SampleArgs {
+    /// How many instances
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 10)]
+    pub count: u64,
+
+    /// The seed; without it one is chosen and printed on stderr
+    #[arg(long, short, value_name = "S")]
+    pub seed: Option<u64>,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Draw only states at exactly this distance from the goal
+    #[arg(long, value_name = "D", conflicts_with_all = ["min_depth", "max_depth"])]
+    pub depth: Option<u8>,
+
+    /// Draw only states at least this far from the goal
+    #[arg(long, value_name = "A")]
+    pub min_depth: Option<u8>,
+
+    /// Draw only states at most this far from the goal
+    #[arg(long, value_name = "B")]
+    pub max_depth: Option<u8>,
+
+    /// How many of the instances have no solution (placed at random)
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub unsolvable: u64,
+
+    /// Add the exact distance (or `unsolvable`) to each instance
+    #[arg(long)]
+    pub with_answers: bool,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = SampleFormat::Csv)]
+    pub format: SampleFormat,
 }

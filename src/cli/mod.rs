@@ -15,9 +15,13 @@ mod input;
 mod limits;
 mod output;
 mod query;
+mod sample;
 mod search;
 mod stats;
 mod stats_plot;
+mod verify;
+mod verify_input;
+mod verify_report;
 
 use std::io;
 use std::process::ExitCode;
@@ -110,6 +114,8 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Batch(args) => batch::run(&args, context),
         Command::Stats(args) => stats::run(&args, context),
         Command::Check(args) => check::run(&args, context),
+        Command::Verify(args) => verify::run(&args, context),
+        Command::Sample(args) => sample::run(&args, context),
     }
 }
 

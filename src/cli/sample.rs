@@ -1,0 +1,134 @@
+//! `npuzzle sample`: test instances for other solvers, in the CSV and JSON-lines forms that
+//! `batch` and `verify` read.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use npuzzle::sample::{sample, Instance, SampleOptions};
+use npuzzle::{Board, State};
+
+use super::args::{SampleArgs, SampleFormat};
+use super::input::{board_option, parse_state};
+use super::{CommandResult, Context, Failure};
+
+/// The word written in the `distance` column for a pair with no solution.
+pub const UNSOLVABLE: &str = "unsolvable";
+
+/// One instance as a JSON line; CSV rows carry the same names as columns.
+#[derive(Serialize)]
+struct InstanceRecord {
+    start: String,
+    goal: String,
+    /// The exact distance, or `"unsolvable"`; absent without `--with-answers`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<Distance>,
+}
+
+/// A distance or the word `unsolvable`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Distance {
+    Moves(u8),
+    Word(&'static str),
+}
+
+impl InstanceRecord {
+    fn new(instance: &Instance, with_answers: bool) -> InstanceRecord {
+        InstanceRecord {
+            start: instance.start.to_string(),
+            goal: instance.goal.to_string(),
+            distance: with_answers.then_some(match instance.distance {
+                Some(d) => Distance::Moves(d),
+                None => Distance::Word(UNSOLVABLE),
+            }),
+        }
+    }
+}
+
+/// Draws the instances and writes them to stdout.
+pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
+    let board = board_option(&args.goal)?;
+    let goal = match args.goal.goal.as_deref() {
+        Some(text) => parse_state("goal", text, board)?,
+        None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
+    };
+    let depths = match (args.depth, args.min_depth, args.max_depth) {
+        (Some(depth), _, _) => depth..=depth,
+        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
+    };
+    let options = SampleOptions {
+        count: args.count,
+        depths,
+        unsolvable: args.unsolvable,
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = fresh_seed();
+        eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
+        seed
+    });
+    let table = context.table_for(&goal).ok_or_else(|| {
+        Failure::usage(format!(
+            "no exact table for the {} board: sample draws from tables, which cover boards of at most {} cells",
+            goal.board(),
+            super::context::MAX_TABLE_CELLS
+        ))
+    })?;
+    let instances =
+        sample(table, &goal, &options, seed).map_err(|e| Failure::usage(e.to_string()))?;
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match args.format {
+        SampleFormat::Csv => {
+            let mut writer = csv::Writer::from_writer(out);
+            if args.with_answers {
+                writer
+                    .write_record(["start", "goal", "distance"])
+                    .map_err(csv_error)?;
+            } else {
+                writer.write_record(["start", "goal"]).map_err(csv_error)?;
+            }
+            for instance in instances {
+                let start = instance.start.to_string();
+                let goal = instance.goal.to_string();
+                if args.with_answers {
+                    let distance = instance
+                        .distance
+                        .map_or_else(|| UNSOLVABLE.to_string(), |d| d.to_string());
+                    writer
+                        .write_record([&start, &goal, &distance])
+                        .map_err(csv_error)?;
+                } else {
+                    writer.write_record([&start, &goal]).map_err(csv_error)?;
+                }
+            }
+            writer.flush()?;
+        }
+        SampleFormat::Jsonl => {
+            let mut out = out;
+            for instance in instances {
+                serde_json::to_writer(&mut out, &InstanceRecord::new(&instance, args.with_answers))
+                    .map_err(std::io::Error::from)?;
+                out.write_all(b"\n")?;
+            }
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+fn csv_error(error: csv::Error) -> Failure {
+    match error.into_kind() {
+        csv::ErrorKind::Io(io) => Failure::from(io),
+        other => Failure::usage(format!("could not write CSV: {other:?}")),
+    }
+}
+
+/// A seed for runs without `--seed`: the clock mixed with the process id.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = npuzzle::rng::SplitMix64::new(nanos ^ u64::from(std::process::id()) << 32);
+    // Keep seeds short enough to type back.
+    rng.next_u64() % 1_000_000_000
+}

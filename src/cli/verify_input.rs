@@ -1,0 +1,482 @@
+//! Reading `verify`'s input: telling CSV from JSON lines, reading it in chunks of lines, and
+//! turning one line's fields into a start, a goal and a [`Claim`].
+//!
+//! The form is decided by the first line that is neither blank nor a `#` comment: a JSON object
+//! (`{...}`) means JSON lines, anything else must be a CSV header naming a `start` column and at
+//! least one claim column (`moves`, `path`, `length`, `unsolvable`; case and surrounding spaces
+//! do not matter; other columns are ignored). Blank lines and lines starting with `#` are
+//! skipped in both forms. Line numbers are physical line numbers of the input, header included.
+//!
+//! An empty CSV field and an absent (or `null`) JSON field are no claim. In JSON, `moves` is a
+//! string (`""` is zero moves) or a list of strings, `path` a list of states (or one string in
+//! the CSV form), `length` a number or a string of digits, `unsolvable` a boolean or a string.
+//! In CSV, zero moves are written `-`.
+
+use std::borrow::Cow;
+use std::io::{BufRead, Cursor, Read};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+
+use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
+use npuzzle::{Board, State};
+
+use super::input::state_error;
+use super::Failure;
+
+/// Lines read and judged together: large enough to keep both cores busy, small enough that
+/// memory stays flat whatever the input size.
+pub const CHUNK_LINES: usize = 16 * 1024;
+
+/// The defaults for fields a line leaves out, from the command line.
+pub struct Defaults {
+    /// `--goal`, if given.
+    pub goal: Option<State>,
+    /// `--size`, if given.
+    pub board: Option<Board>,
+}
+
+/// One line, read: the pair, and the claim (each may have failed to read).
+pub struct Line {
+    /// The 1-based physical line number.
+    pub number: u64,
+    /// The start and goal, or why they could not be read.
+    pub pair: Result<(State, State), String>,
+    /// The claim, or why it could not be read.
+    pub claim: Result<Claim, String>,
+}
+
+/// Where each known field sits in a CSV record.
+#[derive(Default, Debug)]
+pub struct Columns {
+    start: Option<usize>,
+    goal: Option<usize>,
+    moves: Option<usize>,
+    path: Option<usize>,
+    length: Option<usize>,
+    unsolvable: Option<usize>,
+}
+
+impl Columns {
+    fn from_header(header: &csv::ByteRecord) -> Columns {
+        let mut columns = Columns::default();
+        for (i, name) in header.iter().enumerate() {
+            let name = String::from_utf8_lossy(name).trim().to_ascii_lowercase();
+            let slot = match name.as_str() {
+                "start" => &mut columns.start,
+                "goal" => &mut columns.goal,
+                "moves" => &mut columns.moves,
+                "path" => &mut columns.path,
+                "length" => &mut columns.length,
+                "unsolvable" => &mut columns.unsolvable,
+                _ => continue,
+            };
+            slot.get_or_insert(i);
+        }
+        columns
+    }
+
+    fn has_claim(&self) -> bool {
+        self.moves.is_some()
+            || self.path.is_some()
+            || self.length.is_some()
+            || self.unsolvable.is_some()
+    }
+}
+
+/// A chunk of raw lines, reused from one chunk to the next.
+#[derive(Default)]
+pub struct Chunk {
+    records: Vec<csv::ByteRecord>,
+    json: Vec<u8>,
+    json_lines: Vec<(u64, usize, usize)>,
+    len: usize,
+}
+
+/// The opened input, positioned after the CSV header (if any).
+pub enum Source {
+    /// CSV with a header.
+    Csv {
+        /// The CSV reader.
+        reader: Box<csv::Reader<Box<dyn Read + Send>>>,
+        /// Where the fields are.
+        columns: Columns,
+    },
+    /// JSON lines.
+    Jsonl {
+        /// The input.
+        reader: Box<dyn BufRead + Send>,
+        /// Lines read so far.
+        line: u64,
+    },
+}
+
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+fn is_skipped(line: &[u8]) -> bool {
+    let trimmed = line.trim_ascii();
+    trimmed.is_empty() || trimmed.starts_with(b"#")
+}
+
+impl Source {
+    /// Detects the form from the first line that is neither blank nor a comment. `Ok(None)`:
+    /// the input holds no such line.
+    ///
+    /// # Errors
+    /// Exit code 2 when the input cannot be read or its first line is no usable CSV header.
+    pub fn open(mut input: Box<dyn BufRead + Send>, name: &str) -> Result<Option<Source>, Failure> {
+        let mut prefix = Vec::new();
+        let first = loop {
+            let at = prefix.len();
+            let read = input
+                .read_until(b'\n', &mut prefix)
+                .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
+            if read == 0 {
+                return Ok(None);
+            }
+            if at == 0 && prefix.starts_with(UTF8_BOM) {
+                // Spreadsheets often start CSV files with a byte-order mark; it is no field.
+                prefix.drain(..UTF8_BOM.len());
+            }
+            let line = &prefix[at..];
+            if !is_skipped(line) {
+                break line.trim_ascii().to_vec();
+            }
+        };
+        if first.starts_with(b"{") {
+            // The prefix is read again, so line numbers stay physical.
+            return Ok(Some(Source::Jsonl {
+                reader: Box::new(Cursor::new(prefix).chain(input)),
+                line: 0,
+            }));
+        }
+        let chained: Box<dyn Read + Send> = Box::new(Cursor::new(prefix).chain(input));
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .comment(Some(b'#'))
+            .from_reader(chained);
+        let header = reader
+            .byte_headers()
+            .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?
+            .clone();
+        let columns = Columns::from_header(&header);
+        let shown = String::from_utf8_lossy(&first)
+            .chars()
+            .take(60)
+            .collect::<String>();
+        if columns.start.is_none() {
+            return Err(Failure::usage(format!(
+                "{name}: the first line `{shown}` is neither a JSON object nor a CSV header naming a `start` column"
+            )));
+        }
+        if !columns.has_claim() {
+            return Err(Failure::usage(format!(
+                "{name}: the CSV header `{shown}` names no claim column: expected moves, path, length or unsolvable"
+            )));
+        }
+        Ok(Some(Source::Csv {
+            reader: Box::new(reader),
+            columns,
+        }))
+    }
+
+    /// Reads up to [`CHUNK_LINES`] lines into `chunk`; returns how many (0 at the end).
+    ///
+    /// # Errors
+    /// Exit code 2 when the input cannot be read.
+    pub fn fill(&mut self, chunk: &mut Chunk, name: &str) -> Result<usize, Failure> {
+        chunk.len = 0;
+        let unreadable =
+            |e: &dyn std::fmt::Display| Failure::usage(format!("cannot read {name}: {e}"));
+        match self {
+            Source::Csv { reader, .. } => {
+                if chunk.records.len() < CHUNK_LINES {
+                    chunk.records.resize_with(CHUNK_LINES, csv::ByteRecord::new);
+                }
+                while chunk.len < CHUNK_LINES {
+                    let more = reader
+                        .read_byte_record(&mut chunk.records[chunk.len])
+                        .map_err(|e| unreadable(&e))?;
+                    if !more {
+                        break;
+                    }
+                    chunk.len += 1;
+                }
+            }
+            Source::Jsonl { reader, line } => {
+                chunk.json.clear();
+                chunk.json_lines.clear();
+                while chunk.len < CHUNK_LINES {
+                    let at = chunk.json.len();
+                    let read = reader
+                        .read_until(b'\n', &mut chunk.json)
+                        .map_err(|e| unreadable(&e))?;
+                    if read == 0 {
+                        break;
+                    }
+                    *line += 1;
+                    if is_skipped(&chunk.json[at..]) {
+                        chunk.json.truncate(at);
+                        continue;
+                    }
+                    chunk.json_lines.push((*line, at, chunk.json.len()));
+                    chunk.len += 1;
+                }
+            }
+        }
+        Ok(chunk.len)
+    }
+
+    /// Reads every line of `chunk` into a start, a goal and a claim, in parallel, in order.
+    pub fn parse(&self, chunk: &Chunk, defaults: &Defaults) -> Vec<Line> {
+        match self {
+            Source::Csv { columns, .. } => chunk.records[..chunk.len]
+                .par_iter()
+                .map_init(GoalCache::default, |cache, record| {
+                    csv_line(record, columns, defaults, cache)
+                })
+                .collect(),
+            Source::Jsonl { .. } => chunk
+                .json_lines
+                .par_iter()
+                .map_init(GoalCache::default, |cache, &(number, from, to)| {
+                    json_line(number, &chunk.json[from..to], defaults, cache)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A path as given: the CSV text form, or a JSON list of states.
+enum PathInput<'a> {
+    Text(&'a str),
+    List(Vec<Cow<'a, str>>),
+}
+
+/// The claim's fields as text, before parsing.
+#[derive(Default)]
+struct ClaimText<'a> {
+    moves: Option<Cow<'a, str>>,
+    path: Option<PathInput<'a>>,
+    length: Option<Cow<'a, str>>,
+    unsolvable: Option<Cow<'a, str>>,
+}
+
+fn csv_line(
+    record: &csv::ByteRecord,
+    columns: &Columns,
+    defaults: &Defaults,
+    cache: &mut GoalCache,
+) -> Line {
+    let number = record.position().map_or(0, |p| p.line());
+    // A field that is absent, empty, or not UTF-8 (reported as such).
+    let field = |column: Option<usize>, name: &str| -> Result<Option<&str>, String> {
+        let Some(bytes) = column.and_then(|c| record.get(c)) else {
+            return Ok(None);
+        };
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| format!("the `{name}` field is not valid UTF-8"))?;
+        Ok((!text.is_empty()).then_some(text))
+    };
+    let pair = field(columns.start, "start")
+        .and_then(|start| Ok((start, field(columns.goal, "goal")?)))
+        .and_then(|(start, goal)| read_pair(start, goal, defaults, cache));
+    let claim = (|| {
+        let text = ClaimText {
+            moves: field(columns.moves, "moves")?.map(Cow::Borrowed),
+            path: field(columns.path, "path")?.map(PathInput::Text),
+            length: field(columns.length, "length")?.map(Cow::Borrowed),
+            unsolvable: field(columns.unsolvable, "unsolvable")?.map(Cow::Borrowed),
+        };
+        read_claim(text, &pair)
+    })();
+    Line {
+        number,
+        pair,
+        claim,
+    }
+}
+
+/// One JSON line. Flexible fields are read as values and checked by hand, for clear messages.
+#[derive(Deserialize)]
+struct JsonAnswer<'a> {
+    #[serde(borrow, default)]
+    start: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    goal: Option<Cow<'a, str>>,
+    #[serde(default)]
+    moves: Option<serde_json::Value>,
+    #[serde(default)]
+    path: Option<serde_json::Value>,
+    #[serde(default)]
+    length: Option<serde_json::Value>,
+    #[serde(default)]
+    unsolvable: Option<serde_json::Value>,
+}
+
+fn json_line(number: u64, bytes: &[u8], defaults: &Defaults, cache: &mut GoalCache) -> Line {
+    let answer: JsonAnswer = match serde_json::from_slice(bytes) {
+        Ok(answer) => answer,
+        Err(e) => {
+            let why = format!("not a JSON object with string fields start, goal: {e}");
+            return Line {
+                number,
+                pair: Err(why.clone()),
+                claim: Err(why),
+            };
+        }
+    };
+    let start = answer.start.as_deref().filter(|s| !s.is_empty());
+    let pair = read_pair(start, answer.goal.as_deref(), defaults, cache);
+    let claim = json_claim(&answer).and_then(|text| read_claim(text, &pair));
+    Line {
+        number,
+        pair,
+        claim,
+    }
+}
+
+fn json_claim<'a>(answer: &'a JsonAnswer<'_>) -> Result<ClaimText<'a>, String> {
+    use serde_json::Value;
+    let moves = match &answer.moves {
+        None => None,
+        Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
+        Some(Value::Array(items)) => Some(Cow::Owned(
+            items
+                .iter()
+                .map(|item| item.as_str().ok_or(()))
+                .collect::<Result<Vec<_>, ()>>()
+                .map_err(|()| "`moves` must be a string or a list of strings".to_string())?
+                .join(" "),
+        )),
+        Some(other) => return Err(format!("`moves` must be a string, found {other}")),
+    };
+    let path = match &answer.path {
+        None => None,
+        Some(Value::String(text)) => Some(PathInput::Text(text.as_str())),
+        Some(Value::Array(items)) => Some(PathInput::List(
+            items
+                .iter()
+                .map(|item| item.as_str().map(Cow::Borrowed).ok_or(()))
+                .collect::<Result<_, ()>>()
+                .map_err(|()| "`path` must be a list of states written as strings".to_string())?,
+        )),
+        Some(other) => return Err(format!("`path` must be a list of strings, found {other}")),
+    };
+    let length = match &answer.length {
+        None => None,
+        Some(Value::Number(n)) => Some(Cow::Owned(n.to_string())),
+        Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
+        Some(other) => return Err(format!("`length` must be a number, found {other}")),
+    };
+    let unsolvable = match &answer.unsolvable {
+        None => None,
+        Some(Value::Bool(flag)) => Some(Cow::Borrowed(if *flag { "true" } else { "false" })),
+        Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
+        Some(other) => return Err(format!("`unsolvable` must be true or false, found {other}")),
+    };
+    Ok(ClaimText {
+        moves,
+        path,
+        length,
+        unsolvable,
+    })
+}
+
+/// The last goal read by one worker: answer files usually repeat one goal on every line, so
+/// reading it once per worker instead of once per line saves a parse.
+#[derive(Default)]
+struct GoalCache {
+    text: String,
+    goal: Option<State>,
+}
+
+impl GoalCache {
+    fn read(&mut self, text: &str, board: Board) -> Result<State, String> {
+        if let Some(goal) = self
+            .goal
+            .filter(|g| g.board() == board && self.text == text)
+        {
+            return Ok(goal);
+        }
+        let goal = State::parse(text, Some(board)).map_err(|e| state_error("goal", text, &e))?;
+        self.text.clear();
+        self.text.push_str(text);
+        self.goal = Some(goal);
+        Ok(goal)
+    }
+}
+
+/// Reads the start (required) and the goal (the line's, else `--goal`, else the default goal
+/// of the start's board).
+fn read_pair(
+    start: Option<&str>,
+    goal: Option<&str>,
+    defaults: &Defaults,
+    cache: &mut GoalCache,
+) -> Result<(State, State), String> {
+    let text = start.ok_or("no start: the `start` field is missing or empty")?;
+    let start = State::parse(text, defaults.board).map_err(|e| state_error("start", text, &e))?;
+    let goal = match goal.filter(|g| !g.is_empty()) {
+        Some(text) => cache.read(text, start.board())?,
+        None => match defaults.goal {
+            Some(goal) if goal.board() == start.board() => goal,
+            Some(goal) => {
+                return Err(format!(
+                    "start {start} is a {} board but --goal {goal} is a {} board",
+                    start.board(),
+                    goal.board()
+                ))
+            }
+            None => State::goal(start.board()),
+        },
+    };
+    Ok((start, goal))
+}
+
+/// Parses the claim's fields; paths need the board, taken from the start when it was read.
+fn read_claim(text: ClaimText<'_>, pair: &Result<(State, State), String>) -> Result<Claim, String> {
+    let moves = text
+        .moves
+        .map(|m| parse_moves(&m))
+        .transpose()
+        .map_err(|e| format!("invalid moves: {e}"))?;
+    let path = match (text.path, pair) {
+        (None, _) => None,
+        // Without a start there is no board to read the states on; the pair's own error is
+        // the one reported.
+        (Some(_), Err(why)) => return Err(why.clone()),
+        (Some(PathInput::Text(text)), Ok((start, _))) => {
+            Some(parse_path(text, start.board()).map_err(|e| format!("invalid path: {e}"))?)
+        }
+        (Some(PathInput::List(states)), Ok((start, _))) => Some(
+            states
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    State::parse(s, Some(start.board())).map_err(|e| {
+                        format!("invalid path: state {} of the path (`{s}`): {e}", i + 1)
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    let length = text
+        .length
+        .map(|l| parse_length(&l))
+        .transpose()
+        .map_err(|e| format!("invalid length: {e}"))?;
+    let unsolvable = text
+        .unsolvable
+        .map(|u| parse_flag(&u))
+        .transpose()
+        .map_err(|e| format!("invalid unsolvable: {e}"))?;
+    Ok(Claim {
+        moves,
+        path,
+        length,
+        unsolvable,
+    })
+}

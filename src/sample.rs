@@ -1,0 +1,308 @@
+//! Drawing test instances from an exact table: uniform among the states at chosen depths,
+//! with unsolvable pairs mixed in, reproducible from a seed.
+//!
+//! Uniformity comes from the table itself: the body holds the distance of every state of the
+//! goal's parity class by rank, so the states at depths `min..=max` are exactly the ranks whose
+//! entry lies in that range. Drawing one of those ranks uniformly and unranking it gives a state
+//! drawn uniformly among them. The table measures distances to the canonical goal with the
+//! goal's blank cell; a state drawn there is renamed back into the goal's own tile labels (the
+//! inverse of [`State::relabel_for`]), which keeps its distance.
+
+use std::ops::RangeInclusive;
+
+use crate::board::MAX_CELLS;
+use crate::rng::SplitMix64;
+use crate::state::{State, BLANK};
+use crate::table::{FormatError, Table};
+
+/// One instance: a start, its goal, and the exact distance (`None` for an unsolvable pair).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// The start state.
+    pub start: State,
+    /// The goal state.
+    pub goal: State,
+    /// The exact distance, or `None` when the start cannot reach the goal.
+    pub distance: Option<u8>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleOptions {
+    /// How many instances.
+    pub count: u64,
+    /// The depths the solvable starts are drawn from, uniformly among all states at these
+    /// depths (each state equally likely). `0..=u8::MAX` means every solvable state.
+    pub depths: RangeInclusive<u8>,
+    /// How many of the `count` instances are unsolvable; their positions are drawn uniformly.
+    pub unsolvable: u64,
+}
+
+impl Default for SampleOptions {
+    fn default() -> SampleOptions {
+        SampleOptions {
+            count: 10,
+            depths: 0..=u8::MAX,
+            unsolvable: 0,
+        }
+    }
+}
+
+/// Why instances cannot be drawn as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SampleError {
+    /// The table does not serve the goal.
+    #[error(transparent)]
+    OtherGoal(#[from] FormatError),
+    /// No state lies at the depths asked for.
+    #[error("no state is at depth {} from {goal} (the deepest states are at depth {deepest})", describe(.depths))]
+    NoStateAtDepth {
+        /// The depths asked for.
+        depths: RangeInclusive<u8>,
+        /// The goal.
+        goal: State,
+        /// The table's maximum depth.
+        deepest: u8,
+    },
+    /// The minimum depth exceeds the maximum.
+    #[error("the minimum depth {min} is larger than the maximum depth {max}")]
+    EmptyRange {
+        /// The minimum asked for.
+        min: u8,
+        /// The maximum asked for.
+        max: u8,
+    },
+    /// More unsolvable instances than instances.
+    #[error("{unsolvable} unsolvable instances were asked for, but only {count} instances in all")]
+    TooManyUnsolvable {
+        /// Unsolvable instances asked for.
+        unsolvable: u64,
+        /// Instances asked for.
+        count: u64,
+    },
+}
+
+fn describe(depths: &RangeInclusive<u8>) -> String {
+    if depths.start() == depths.end() {
+        depths.start().to_string()
+    } else {
+        format!("{} to {}", depths.start(), depths.end())
+    }
+}
+
+/// Draws solvable starts for one goal, uniformly among the states at the chosen depths.
+pub struct Sampler<'t, D> {
+    table: &'t Table<D>,
+    goal: State,
+    class: bool,
+    /// The ranks to draw from; `None`: every rank of the table.
+    candidates: Option<Vec<u32>>,
+    /// Canonical tile label -> the goal's label for the same cell.
+    rename: [u8; MAX_CELLS],
+}
+
+impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
+    /// A sampler of starts for `goal` at `depths`, drawn from `table`.
+    ///
+    /// # Errors
+    /// [`SampleError::OtherGoal`] when `table` does not serve `goal`;
+    /// [`SampleError::EmptyRange`] or [`SampleError::NoStateAtDepth`] when no state qualifies.
+    pub fn new(
+        table: &'t Table<D>,
+        goal: &State,
+        depths: RangeInclusive<u8>,
+    ) -> Result<Sampler<'t, D>, SampleError> {
+        if !table.serves(goal) {
+            table.expect_goal(goal)?;
+        }
+        let (min, max) = (*depths.start(), *depths.end());
+        if min > max {
+            return Err(SampleError::EmptyRange { min, max });
+        }
+        let deepest = table.header().max_depth;
+        let candidates = if min == 0 && max >= deepest {
+            None
+        } else {
+            let ranks: Vec<u32> = table
+                .entries()
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| depths.contains(d))
+                .map(|(rank, _)| rank as u32)
+                .collect();
+            if ranks.is_empty() {
+                return Err(SampleError::NoStateAtDepth {
+                    depths,
+                    goal: *goal,
+                    deepest,
+                });
+            }
+            Some(ranks)
+        };
+        let canonical = table.goal();
+        let mut rename = [0u8; MAX_CELLS];
+        for (&from, &to) in canonical.cells().iter().zip(goal.cells()) {
+            rename[from as usize] = to;
+        }
+        Ok(Sampler {
+            table,
+            goal: *goal,
+            class: canonical.parity_class(),
+            candidates,
+            rename,
+        })
+    }
+
+    /// How many states the sampler draws from.
+    pub fn population(&self) -> u64 {
+        match &self.candidates {
+            Some(ranks) => ranks.len() as u64,
+            None => u64::from(self.table.space().states()),
+        }
+    }
+
+    /// A start drawn uniformly from the population, with its exact distance to the goal.
+    pub fn draw(&self, rng: &mut SplitMix64) -> (State, u8) {
+        let rank = match &self.candidates {
+            Some(ranks) => ranks[rng.below(ranks.len() as u64) as usize],
+            None => rng.below(u64::from(self.table.space().states())) as u32,
+        };
+        let distance = self.table.entries()[rank as usize];
+        let canonical = self.table.space().unrank(rank, self.class);
+        let mut cells = [0u8; MAX_CELLS];
+        for (slot, &tile) in cells.iter_mut().zip(canonical.cells()) {
+            *slot = self.rename[tile as usize];
+        }
+        (State::from_valid_cells(self.goal.board(), cells), distance)
+    }
+}
+
+/// `start` with two of its tiles (never the blank) swapped, chosen uniformly: one swap flips the
+/// tiles' inversion parity, so the result cannot reach any goal `start` could reach.
+pub fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
+    let tiles: Vec<usize> = (0..start.board().cells())
+        .filter(|&c| start.cells()[c] != BLANK)
+        .collect();
+    let first = rng.below(tiles.len() as u64) as usize;
+    // Draw the second among the others, so the two always differ.
+    let mut second = rng.below(tiles.len() as u64 - 1) as usize;
+    if second >= first {
+        second += 1;
+    }
+    let mut cells = [0u8; MAX_CELLS];
+    cells[..start.board().cells()].copy_from_slice(start.cells());
+    cells.swap(tiles[first], tiles[second]);
+    State::from_valid_cells(start.board(), cells)
+}
+
+/// Draws `options.count` instances for `goal`, reproducibly from `seed`.
+///
+/// The instances come lazily, so any count runs in constant memory. Exactly
+/// `options.unsolvable` of them are unsolvable (a drawn start with two tiles swapped), at
+/// positions chosen uniformly by selection sampling. The same seed, table goal and options give
+/// the same instances on every machine: the generator is [`SplitMix64`] and every draw is spelled
+/// out here.
+///
+/// # Errors
+/// See [`Sampler::new`]; [`SampleError::TooManyUnsolvable`] when `unsolvable > count`.
+///
+/// ```
+/// use npuzzle::sample::{sample, SampleOptions};
+/// use npuzzle::{Board, BuildOptions, State, Table};
+/// let goal = State::goal(Board::THREE_BY_THREE);
+/// let table = Table::build(&goal, BuildOptions::default())?;
+/// let options = SampleOptions { count: 3, depths: 31..=31, unsolvable: 0 };
+/// for instance in sample(&table, &goal, &options, 7)? {
+///     assert_eq!(instance.distance, Some(31));
+///     assert_eq!(table.distance(&instance.start), Some(31));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn sample<'t, D: AsRef<[u8]>>(
+    table: &'t Table<D>,
+    goal: &State,
+    options: &SampleOptions,
+    seed: u64,
+) -> Result<impl Iterator<Item = Instance> + 't, SampleError> {
+    if options.unsolvable > options.count {
+        return Err(SampleError::TooManyUnsolvable {
+            unsolvable: options.unsolvable,
+            count: options.count,
+        });
+    }
+    let sampler = Sampler::new(table, goal, options.depths.clone())?;
+    let mut rng = SplitMix64::new(seed);
+    let mut remaining = options.count;
+    let mut unsolvable_left = options.unsolvable;
+    let goal = *goal;
+    Ok(std::iter::from_fn(move || {
+        if remaining == 0 {
+            return None;
+        }
+        // Selection sampling (Knuth's Algorithm S): each line is unsolvable with probability
+        // (unsolvable still to place) / (lines left), which places exactly that many, uniformly.
+        let unsolvable = rng.below(remaining) < unsolvable_left;
+        remaining -= 1;
+        let (start, distance) = sampler.draw(&mut rng);
+        Some(if unsolvable {
+            unsolvable_left -= 1;
+            Instance {
+                start: swap_two_tiles(&start, &mut rng),
+                goal,
+                distance: None,
+            }
+        } else {
+            Instance {
+                start,
+                goal,
+                distance: Some(distance),
+            }
+        })
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::BuildOptions;
+
+    #[test]
+    fn swapping_two_tiles_always_gives_an_unsolvable_pair() {
+        let mut rng = SplitMix64::new(5);
+        for (w, h) in [(2, 2), (3, 2), (3, 3), (4, 4)] {
+            let goal = State::goal(Board::new(w, h).unwrap());
+            for _ in 0..50 {
+                let swapped = swap_two_tiles(&goal, &mut rng);
+                assert_eq!(swapped.blank(), goal.blank());
+                assert!(!swapped.can_reach(&goal), "{swapped}");
+            }
+        }
+    }
+
+    #[test]
+    fn drawn_states_on_a_small_board_cover_every_state_at_the_depth() {
+        let board = Board::new(3, 2).unwrap();
+        let goal: State = "4 1 2 / 3 5 0".parse().unwrap();
+        let canonical = State::canonical_goal(board, goal.blank());
+        let table = Table::build(&canonical, BuildOptions::default()).unwrap();
+        let depth = 10;
+        let expected = table.entries().iter().filter(|&&d| d == depth).count();
+        let sampler = Sampler::new(&table, &goal, depth..=depth).unwrap();
+        assert_eq!(sampler.population(), expected as u64);
+        let mut rng = SplitMix64::new(11);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..expected * 40 {
+            let (start, distance) = sampler.draw(&mut rng);
+            assert_eq!(distance, depth);
+            assert_eq!(table.distance_to(&start, &goal), Ok(Some(depth)));
+            seen.insert(start);
+        }
+        assert_eq!(
+            seen.len(),
+            expected,
+            "every state at depth {depth} was drawn"
+        );
+    }
+}
