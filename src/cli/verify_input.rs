@@ -87,18 +87,20 @@ impl Columns {
 /// A chunk of raw lines, reused from one chunk to the next.
 #[derive(Default)]
 pub struct Chunk {
-    records: Vec<csv::ByteRecord>,
-    json: Vec<u8>,
-    json_lines: Vec<(u64, usize, usize)>,
-    len: usize,
+    text: Vec<u8>,
+    /// `(physical line number, start, end)` of each answer line in `text`.
+    lines: Vec<(u64, usize, usize)>,
 }
 
 /// The opened input, positioned after the CSV header (if any).
 pub enum Source {
-    /// CSV with a header.
+    /// CSV with a header, read one record per physical line: a stray quote can spoil its own
+    /// line only, never swallow the lines after it.
     Csv {
-        /// The CSV reader.
-        reader: Box<csv::Reader<Box<dyn Read + Send>>>,
+        /// The input after the header.
+        reader: Box<dyn BufRead + Send>,
+        /// Lines read so far (the header's included).
+        line: u64,
         /// Where the fields are.
         columns: Columns,
     },
@@ -119,6 +121,20 @@ fn is_skipped(line: &[u8]) -> bool {
     trimmed.is_empty() || trimmed.starts_with(b"#")
 }
 
+/// Reads one physical line as one CSV record (quotes and escapes as the csv crate reads them).
+fn csv_record(line: &[u8], record: &mut csv::ByteRecord) -> Result<(), csv::Error> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .buffer_capacity(line.len() + 8)
+        .from_reader(line);
+    if !reader.read_byte_record(record)? {
+        record.clear();
+    }
+    Ok(())
+}
+
 impl Source {
     /// Detects the form from the first line that is neither blank nor a comment. `Ok(None)`:
     /// the input holds no such line.
@@ -127,6 +143,7 @@ impl Source {
     /// Exit code 2 when the input cannot be read or its first line is no usable CSV header.
     pub fn open(mut input: Box<dyn BufRead + Send>, name: &str) -> Result<Option<Source>, Failure> {
         let mut prefix = Vec::new();
+        let mut lines = 0;
         let first = loop {
             let at = prefix.len();
             let read = input
@@ -135,6 +152,7 @@ impl Source {
             if read == 0 {
                 return Ok(None);
             }
+            lines += 1;
             if at == 0 && prefix.starts_with(UTF8_BOM) {
                 // Spreadsheets often start CSV files with a byte-order mark; it is no field.
                 prefix.drain(..UTF8_BOM.len());
@@ -151,16 +169,9 @@ impl Source {
                 line: 0,
             }));
         }
-        let chained: Box<dyn Read + Send> = Box::new(Cursor::new(prefix).chain(input));
-        let mut reader = csv::ReaderBuilder::new()
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .comment(Some(b'#'))
-            .from_reader(chained);
-        let header = reader
-            .byte_headers()
-            .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?
-            .clone();
+        let mut header = csv::ByteRecord::new();
+        csv_record(&first, &mut header)
+            .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
         let columns = Columns::from_header(&header);
         let shown = String::from_utf8_lossy(&first)
             .chars()
@@ -177,72 +188,67 @@ impl Source {
             )));
         }
         Ok(Some(Source::Csv {
-            reader: Box::new(reader),
+            reader: input,
+            line: lines,
             columns,
         }))
     }
 
-    /// Reads up to [`CHUNK_LINES`] lines into `chunk`; returns how many (0 at the end).
+    /// Reads up to [`CHUNK_LINES`] answer lines into `chunk`; returns how many (0 at the end).
     ///
     /// # Errors
     /// Exit code 2 when the input cannot be read.
     pub fn fill(&mut self, chunk: &mut Chunk, name: &str) -> Result<usize, Failure> {
-        chunk.len = 0;
-        let unreadable =
-            |e: &dyn std::fmt::Display| Failure::usage(format!("cannot read {name}: {e}"));
-        match self {
-            Source::Csv { reader, .. } => {
-                if chunk.records.len() < CHUNK_LINES {
-                    chunk.records.resize_with(CHUNK_LINES, csv::ByteRecord::new);
-                }
-                while chunk.len < CHUNK_LINES {
-                    let more = reader
-                        .read_byte_record(&mut chunk.records[chunk.len])
-                        .map_err(|e| unreadable(&e))?;
-                    if !more {
-                        break;
-                    }
-                    chunk.len += 1;
-                }
+        let (Source::Csv { reader, line, .. } | Source::Jsonl { reader, line }) = self;
+        chunk.text.clear();
+        chunk.lines.clear();
+        while chunk.lines.len() < CHUNK_LINES {
+            let at = chunk.text.len();
+            let read = reader
+                .read_until(b'\n', &mut chunk.text)
+                .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
+            if read == 0 {
+                break;
             }
-            Source::Jsonl { reader, line } => {
-                chunk.json.clear();
-                chunk.json_lines.clear();
-                while chunk.len < CHUNK_LINES {
-                    let at = chunk.json.len();
-                    let read = reader
-                        .read_until(b'\n', &mut chunk.json)
-                        .map_err(|e| unreadable(&e))?;
-                    if read == 0 {
-                        break;
-                    }
-                    *line += 1;
-                    if is_skipped(&chunk.json[at..]) {
-                        chunk.json.truncate(at);
-                        continue;
-                    }
-                    chunk.json_lines.push((*line, at, chunk.json.len()));
-                    chunk.len += 1;
-                }
+            *line += 1;
+            if is_skipped(&chunk.text[at..]) {
+                chunk.text.truncate(at);
+                continue;
             }
+            chunk.lines.push((*line, at, chunk.text.len()));
         }
-        Ok(chunk.len)
+        Ok(chunk.lines.len())
     }
 
     /// Reads every line of `chunk` into a start, a goal and a claim, in parallel, in order.
     pub fn parse(&self, chunk: &Chunk, defaults: &Defaults) -> Vec<Line> {
         match self {
-            Source::Csv { columns, .. } => chunk.records[..chunk.len]
+            Source::Csv { columns, .. } => chunk
+                .lines
                 .par_iter()
-                .map_init(GoalCache::default, |cache, record| {
-                    csv_line(record, columns, defaults, cache)
-                })
+                .map_init(
+                    || (GoalCache::default(), csv::ByteRecord::new()),
+                    |(cache, record), &(number, from, to)| {
+                        let text = chunk.text[from..to].trim_ascii();
+                        match csv_record(text, record) {
+                            Ok(()) => csv_line(record, number, columns, defaults, cache),
+                            Err(e) => {
+                                let why = format!("not a CSV record: {e}");
+                                Line {
+                                    number,
+                                    pair: Err(why.clone()),
+                                    claim: Err(why),
+                                }
+                            }
+                        }
+                    },
+                )
                 .collect(),
             Source::Jsonl { .. } => chunk
-                .json_lines
+                .lines
                 .par_iter()
                 .map_init(GoalCache::default, |cache, &(number, from, to)| {
-                    json_line(number, &chunk.json[from..to], defaults, cache)
+                    json_line(number, &chunk.text[from..to], defaults, cache)
                 })
                 .collect(),
         }
@@ -266,11 +272,11 @@ struct ClaimText<'a> {
 
 fn csv_line(
     record: &csv::ByteRecord,
+    number: u64,
     columns: &Columns,
     defaults: &Defaults,
     cache: &mut GoalCache,
 ) -> Line {
-    let number = record.position().map_or(0, |p| p.line());
     // A field that is absent, empty, or not UTF-8 (reported as such).
     let field = |column: Option<usize>, name: &str| -> Result<Option<&str>, String> {
         let Some(bytes) = column.and_then(|c| record.get(c)) else {
