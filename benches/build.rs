@@ -45,7 +45,11 @@ fn build(c: &mut Criterion) {
         .map(|i| space.unrank(i, goal.parity_class()))
         .collect();
     group.bench_function("baseline_rank_every_state", |b| {
-        b.iter(|| all.iter().map(|s| space.index(black_box(s)) as u64).sum::<u64>())
+        b.iter(|| {
+            all.iter()
+                .map(|s| space.index(black_box(s)) as u64)
+                .sum::<u64>()
+        })
     });
     // Baseline: the cost of visiting every full index's neighbours once (no BFS bookkeeping).
     group.bench_function("baseline_neighbours_of_every_state", |b| {

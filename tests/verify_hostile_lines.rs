@@ -91,7 +91,12 @@ fn a_stray_quote_spoils_only_its_own_line() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()

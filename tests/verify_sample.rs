@@ -271,3 +271,49 @@ fn impossible_requests_are_usage_errors() {
         "--depth conflicts with --min-depth"
     );
 }
+
+#[test]
+fn a_sample_with_answers_and_unsolvable_rows_verifies_as_it_is_in_both_forms() {
+    for format in ["csv", "jsonl"] {
+        let instances = sample(&[
+            "-n",
+            "300",
+            "--seed",
+            "11",
+            "--unsolvable",
+            "7",
+            "--with-answers",
+            "-f",
+            format,
+        ]);
+        let out = npuzzle(&["verify", "-", "--format", "jsonl"], &instances);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let verdicts: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["verdict"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(verdicts.len(), 300);
+        assert_eq!(
+            verdicts
+                .iter()
+                .filter(|v| *v == "correct-unsolvable")
+                .count(),
+            7,
+            "{format}"
+        );
+        assert!(verdicts
+            .iter()
+            .all(|v| v == "optimal" || v == "correct-unsolvable"));
+    }
+}

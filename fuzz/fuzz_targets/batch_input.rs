@@ -7,8 +7,11 @@ use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
 
-// The reader lives in the binary; it only needs std, serde, csv and memchr, so it is compiled
-// into the fuzz target as it is.
+// The reader lives in the binary; it only needs std, serde, csv, csv-core, memchr and its
+// sibling `csv_line`, so both are compiled into the fuzz target as they are.
+#[path = "../../src/cli/csv_line.rs"]
+#[allow(dead_code)]
+mod csv_line;
 #[path = "../../src/cli/batch_input.rs"]
 #[allow(dead_code)]
 mod batch_input;

@@ -12,6 +12,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::csv_line::LineCsv;
+
 /// Bytes read per block of plain lines: about 100,000 short lines, a few MiB of output.
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// Records read per chunk of CSV or JSON lines.
@@ -193,6 +195,7 @@ pub struct Record {
 /// Reads the questions of a CSV or JSON-lines input, a chunk at a time.
 pub struct RecordReader {
     inner: RecordInner,
+    csv: LineCsv,
     reader: BufReader<Box<dyn Read + Send>>,
     buf: Vec<u8>,
     line: u64,
@@ -229,6 +232,7 @@ impl RecordReader {
         };
         RecordReader {
             inner,
+            csv: LineCsv::default(),
             reader: BufReader::with_capacity(1 << 16, chained),
             buf: Vec::new(),
             line: 0,
@@ -274,7 +278,7 @@ impl RecordReader {
                     )),
                 },
                 RecordInner::Csv { columns } => {
-                    let record = match csv_fields(text) {
+                    let record = match csv_fields(&mut self.csv, text) {
                         Ok(record) => record,
                         Err(e) => {
                             let raw = String::from_utf8_lossy(text).into_owned();
@@ -314,17 +318,12 @@ impl RecordReader {
     }
 }
 
-/// The fields of one CSV line, read by the csv crate (quotes and escapes included). A record
-/// per line keeps line numbers exact; states never need a quoted newline.
-fn csv_fields(line: &[u8]) -> Result<csv::StringRecord, csv::Error> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .buffer_capacity(line.len() + 8)
-        .from_reader(line);
-    let mut record = csv::StringRecord::new();
-    reader.read_record(&mut record)?;
-    Ok(record)
+/// The fields of one CSV line, read by the csv crate's parser (quotes and escapes included). A
+/// record per line keeps line numbers exact; states never need a quoted newline.
+fn csv_fields(parser: &mut LineCsv, line: &[u8]) -> Result<csv::StringRecord, csv::FromUtf8Error> {
+    let mut record = csv::ByteRecord::new();
+    parser.read(line, &mut record);
+    csv::StringRecord::from_byte_record(record)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod build;
 mod check;
 mod compare;
 mod context;
+mod csv_line;
 mod input;
 mod limits;
 mod output;

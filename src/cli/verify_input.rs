@@ -21,6 +21,7 @@ use serde::Deserialize;
 use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
 use npuzzle::{Board, State};
 
+use super::csv_line::LineCsv;
 use super::input::state_error;
 use super::Failure;
 
@@ -60,9 +61,13 @@ pub struct Columns {
 impl Columns {
     fn from_header(header: &csv::ByteRecord) -> Columns {
         let mut columns = Columns::default();
+        // `distance` (what `sample --with-answers` writes) stands for `length` when there is
+        // no `length` column, so a sample verifies as it is.
+        let mut distance = None;
         for (i, name) in header.iter().enumerate() {
             let name = String::from_utf8_lossy(name).trim().to_ascii_lowercase();
             let slot = match name.as_str() {
+                "distance" => &mut distance,
                 "start" => &mut columns.start,
                 "goal" => &mut columns.goal,
                 "moves" => &mut columns.moves,
@@ -73,6 +78,7 @@ impl Columns {
             };
             slot.get_or_insert(i);
         }
+        columns.length = columns.length.or(distance);
         columns
     }
 
@@ -121,20 +127,6 @@ fn is_skipped(line: &[u8]) -> bool {
     trimmed.is_empty() || trimmed.starts_with(b"#")
 }
 
-/// Reads one physical line as one CSV record (quotes and escapes as the csv crate reads them).
-fn csv_record(line: &[u8], record: &mut csv::ByteRecord) -> Result<(), csv::Error> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .buffer_capacity(line.len() + 8)
-        .from_reader(line);
-    if !reader.read_byte_record(record)? {
-        record.clear();
-    }
-    Ok(())
-}
-
 impl Source {
     /// Detects the form from the first line that is neither blank nor a comment. `Ok(None)`:
     /// the input holds no such line.
@@ -170,8 +162,7 @@ impl Source {
             }));
         }
         let mut header = csv::ByteRecord::new();
-        csv_record(&first, &mut header)
-            .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
+        LineCsv::default().read(&first, &mut header);
         let columns = Columns::from_header(&header);
         let shown = String::from_utf8_lossy(&first)
             .chars()
@@ -227,20 +218,16 @@ impl Source {
                 .lines
                 .par_iter()
                 .map_init(
-                    || (GoalCache::default(), csv::ByteRecord::new()),
-                    |(cache, record), &(number, from, to)| {
-                        let text = chunk.text[from..to].trim_ascii();
-                        match csv_record(text, record) {
-                            Ok(()) => csv_line(record, number, columns, defaults, cache),
-                            Err(e) => {
-                                let why = format!("not a CSV record: {e}");
-                                Line {
-                                    number,
-                                    pair: Err(why.clone()),
-                                    claim: Err(why),
-                                }
-                            }
-                        }
+                    || {
+                        (
+                            GoalCache::default(),
+                            LineCsv::default(),
+                            csv::ByteRecord::new(),
+                        )
+                    },
+                    |(cache, parser, record), &(number, from, to)| {
+                        parser.read(chunk.text[from..to].trim_ascii(), record);
+                        csv_line(record, number, columns, defaults, cache)
                     },
                 )
                 .collect(),
@@ -316,7 +303,7 @@ struct JsonAnswer<'a> {
     moves: Option<serde_json::Value>,
     #[serde(default)]
     path: Option<serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, alias = "distance")]
     length: Option<serde_json::Value>,
     #[serde(default)]
     unsolvable: Option<serde_json::Value>,
@@ -469,8 +456,13 @@ fn read_claim(text: ClaimText<'_>, pair: &Result<(State, State), String>) -> Res
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };
-    let length = text
-        .length
+    // A length written as the word `unsolvable` (as `sample --with-answers` writes it) is an
+    // unsolvable claim.
+    let (length_text, says_unsolvable) = match text.length {
+        Some(l) if l.trim().eq_ignore_ascii_case("unsolvable") => (None, true),
+        other => (other, false),
+    };
+    let length = length_text
         .map(|l| parse_length(&l))
         .transpose()
         .map_err(|e| format!("invalid length: {e}"))?;
@@ -478,7 +470,8 @@ fn read_claim(text: ClaimText<'_>, pair: &Result<(State, State), String>) -> Res
         .unsolvable
         .map(|u| parse_flag(&u))
         .transpose()
-        .map_err(|e| format!("invalid unsolvable: {e}"))?;
+        .map_err(|e| format!("invalid unsolvable: {e}"))?
+        .or(says_unsolvable.then_some(true));
     Ok(Claim {
         moves,
         path,
