@@ -85,6 +85,10 @@ pub struct BuildArgs {
     #[arg(long)]
     pub all: bool,
 
+    /// The goal's board as WxH when the cell count does not say it (e.g. 3x2)
+    #[arg(long, value_name = "WxH", conflicts_with = "all")]
+    pub size: Option<String>,
+
     /// Worker threads for the generator [default: all cores]
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

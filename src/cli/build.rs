@@ -3,11 +3,13 @@
 use std::io::Write;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use npuzzle::table::file;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 use super::args::BuildArgs;
-use super::input::parse_state;
+use super::input::{parse_size, parse_state};
 use super::{CommandResult, Context, Failure};
 
 /// Builds the requested tables; each line of output names the file, its size and build time.
@@ -19,7 +21,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             .collect()
     } else {
         let goal = match args.goal.as_deref() {
-            Some(text) => parse_state("goal", text, None)?,
+            Some(text) => parse_state("goal", text, parse_size(&args.size)?)?,
             None => State::goal(Board::THREE_BY_THREE),
         };
         if !Context::has_tables(goal.board()) {
@@ -31,18 +33,41 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };
-    let options = BuildOptions {
-        threads: args.threads,
-    };
     if args.threads == Some(0) {
         return Err(Failure::usage("--threads must be at least 1"));
     }
-    let mut out = std::io::stdout().lock();
-    for goal in goals {
+    let build_one = |goal: &State, options: BuildOptions| {
         let began = Instant::now();
-        let table = Table::build(&goal, options).map_err(|e| Failure::usage(e.to_string()))?;
-        let elapsed = began.elapsed();
-        let path = context.data_dir().join(file::file_name(&goal));
+        let table = Table::build(goal, options);
+        (table, began.elapsed())
+    };
+    let began = Instant::now();
+    let generate = || -> Vec<_> {
+        if goals.len() > 1 {
+            // Several tables: one generator per table, all at once (one layer of one table
+            // offers less parallel work than nine tables do).
+            let one_thread = BuildOptions { threads: Some(1) };
+            goals.par_iter().map(|g| build_one(g, one_thread)).collect()
+        } else {
+            goals
+                .iter()
+                .map(|g| build_one(g, BuildOptions::default()))
+                .collect()
+        }
+    };
+    let built = match args.threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?
+            .install(generate),
+        None => generate(),
+    };
+    let total = began.elapsed();
+    let mut out = std::io::stdout().lock();
+    for (goal, (table, elapsed)) in goals.iter().zip(built) {
+        let table = table.map_err(|e| Failure::usage(e.to_string()))?;
+        let path = context.data_dir().join(file::file_name(goal));
         file::write_atomic(&path, table.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
         writeln!(
             out,
@@ -53,6 +78,13 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             goal,
             table.header().max_depth,
         )?;
+    }
+    if goals.len() > 1 {
+        eprintln!(
+            "npuzzle: built {} tables in {:.2} ms",
+            goals.len(),
+            total.as_secs_f64() * 1e3
+        );
     }
     Ok(())
 }

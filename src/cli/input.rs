@@ -7,8 +7,12 @@ use super::Failure;
 
 /// Reads `--size`, if given.
 pub fn board_option(goal: &GoalArgs) -> Result<Option<Board>, Failure> {
-    goal.size
-        .as_deref()
+    parse_size(&goal.size)
+}
+
+/// Reads a `--size WxH` option, if given.
+pub fn parse_size(size: &Option<String>) -> Result<Option<Board>, Failure> {
+    size.as_deref()
         .map(|size| {
             size.parse::<Board>()
                 .map_err(|e| Failure::usage(format!("invalid --size: {e}")))
