@@ -191,3 +191,112 @@ fn every_canonical_goal_table_walks_every_state_to_its_goal() {
         }
     }
 }
+
+/// Each kind of damage, for each way of choosing the data directory: the CLI says it rebuilt
+/// the table, answers correctly, and `npuzzle check` passes on the file it left behind.
+#[test]
+fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
+    use npuzzle::table::format::FORMAT_VERSION;
+    use npuzzle::{BuildOptions, Table};
+
+    // The goal with the blank in the top-left corner: its table in the checkout's data/ is
+    // used by no other test, so damaging it there is safe.
+    let goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+    let start = "123405678";
+    let exact = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .distance(&start.parse().unwrap())
+        .unwrap()
+        .to_string();
+    let valid = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let header_len = Table::from_bytes(&valid[..]).unwrap().header().len;
+    let reseal = |bytes: &mut Vec<u8>| {
+        let crc = crc32fast::hash(&bytes[..header_len - 4]);
+        bytes[header_len - 4..header_len].copy_from_slice(&crc.to_le_bytes());
+    };
+    let damages: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", valid[..valid.len() / 3].to_vec()),
+        ("flipped body byte", {
+            let mut b = valid.clone();
+            b[header_len + 1000] ^= 0x20;
+            b
+        }),
+        ("flipped header byte", {
+            let mut b = valid.clone();
+            b[66] ^= 0x01;
+            b
+        }),
+        ("future version", {
+            let mut b = valid.clone();
+            b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+            reseal(&mut b);
+            b
+        }),
+        (
+            "another goal",
+            Table::build(&State::goal(Board::THREE_BY_THREE), BuildOptions::default())
+                .unwrap()
+                .into_inner(),
+        ),
+        (
+            "another board",
+            Table::build(
+                &State::goal(Board::new(3, 2).unwrap()),
+                BuildOptions::default(),
+            )
+            .unwrap()
+            .into_inner(),
+        ),
+    ];
+    let temp = tempfile::tempdir().unwrap();
+    let checkout_data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for how in ["--data-dir", "NPUZZLE_DATA_DIR", "default"] {
+        let dir = match how {
+            "default" => checkout_data.clone(),
+            _ => temp.path().join(how),
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(file::file_name(&goal));
+        for (damage, bytes) in &damages {
+            std::fs::write(&path, bytes).unwrap();
+            let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+            command
+                .args(["distance", start, "--goal", "012345678"])
+                .env_remove("NPUZZLE_DATA_DIR");
+            match how {
+                "--data-dir" => {
+                    command.arg("--data-dir").arg(&dir);
+                }
+                "NPUZZLE_DATA_DIR" => {
+                    command.env("NPUZZLE_DATA_DIR", &dir);
+                }
+                _ => {}
+            }
+            let out = command.output().unwrap();
+            assert_eq!(
+                text(&out.stdout).trim(),
+                exact,
+                "{how}, {damage}: {}",
+                text(&out.stderr)
+            );
+            assert!(
+                text(&out.stderr).contains("rebuilt"),
+                "{how}, {damage}: {}",
+                text(&out.stderr)
+            );
+            let check = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+                .arg("check")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert_eq!(
+                check.status.code(),
+                Some(0),
+                "{how}, {damage}: {}",
+                text(&check.stderr)
+            );
+        }
+    }
+}
