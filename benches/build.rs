@@ -5,6 +5,9 @@
 //!
 //! Run: `cargo bench --bench build`
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use npuzzle::bfs::{distances, BuildOptions};
 use npuzzle::{Board, RankSpace, State};
@@ -65,20 +68,32 @@ fn build(c: &mut Criterion) {
 
     let mut all = c.benchmark_group("build_all_nine_3x3");
     all.sample_size(20);
-    all.bench_function("parallel_over_goals", |b| {
-        use rayon::prelude::*;
-        b.iter(|| {
-            (0..9)
-                .into_par_iter()
-                .map(|blank| {
-                    let goal = State::canonical_goal(board, blank);
-                    distances(&space, &goal, BuildOptions { threads: Some(1) })
-                        .counts
-                        .len()
+    for t in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
+        all.bench_with_input(
+            BenchmarkId::new("nine_generators_in_one_pool_threads", t),
+            &t,
+            |b, _| {
+                use rayon::prelude::*;
+                b.iter(|| {
+                    pool.install(|| {
+                        (0..9)
+                            .into_par_iter()
+                            .map(|blank| {
+                                let goal = State::canonical_goal(board, blank);
+                                distances(&space, &goal, BuildOptions { threads: Some(1) })
+                                    .counts
+                                    .len()
+                            })
+                            .sum::<usize>()
+                    })
                 })
-                .sum::<usize>()
-        })
-    });
+            },
+        );
+    }
     all.finish();
 }
 

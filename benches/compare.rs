@@ -6,6 +6,9 @@
 //! Run: `cargo bench --bench compare`. Per-instance times are the group time divided by
 //! the instance count (criterion's throughput line, "elem/s", gives instances per second).
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::heuristic::Manhattan;
 use npuzzle::search::{astar::astar, idastar::idastar, Limits};

@@ -3,6 +3,9 @@
 //!
 //! Run: `cargo bench --bench query`
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 

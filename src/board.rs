@@ -97,7 +97,7 @@ impl Board {
         match mv {
             Move::Up => cell.checked_sub(w),
             Move::Down => Some(cell + w).filter(|&c| c < n),
-            Move::Left => (cell % w != 0).then(|| cell - 1),
+            Move::Left => (!cell.is_multiple_of(w)).then(|| cell - 1),
             Move::Right => (cell % w != w - 1).then(|| cell + 1),
         }
     }

@@ -484,7 +484,8 @@ impl State {
     /// width the parity of the blank's row (a vertical move there carries a tile past an odd
     /// number of others). Two states of a board reach each other exactly when their classes agree.
     pub fn parity_class(&self) -> bool {
-        let row_term = self.board.width() % 2 == 0 && (self.blank() / self.board.width()) % 2 == 1;
+        let row_term = self.board.width().is_multiple_of(2)
+            && !(self.blank() / self.board.width()).is_multiple_of(2);
         self.tile_parity() ^ row_term
     }
 

@@ -44,10 +44,12 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let began = Instant::now();
     let generate = || -> Vec<_> {
         if goals.len() > 1 {
-            // Several tables: one generator per table, all at once (one layer of one table
-            // offers less parallel work than nine tables do).
-            let one_thread = BuildOptions { threads: Some(1) };
-            goals.par_iter().map(|g| build_one(g, one_thread)).collect()
+            // Several tables: all generators at once, sharing one pool (one layer of one table
+            // offers less parallel work than nine tables do; rayon nests the two levels).
+            goals
+                .par_iter()
+                .map(|g| build_one(g, BuildOptions::default()))
+                .collect()
         } else {
             goals
                 .iter()

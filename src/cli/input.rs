@@ -45,7 +45,7 @@ pub fn start_and_goal(start: &str, goal: &GoalArgs) -> Result<(State, State), Fa
 /// Why `start` cannot reach `goal`, in one line.
 pub fn unsolvable_reason(start: &State, goal: &State) -> String {
     let parity = |odd: bool| if odd { "odd" } else { "even" };
-    let what = if start.board().width() % 2 == 0 {
+    let what = if start.board().width().is_multiple_of(2) {
         "tile inversions plus the blank's row"
     } else {
         "tile inversions"

@@ -136,7 +136,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         let (full, tile_parity) = self.space.full_index_and_parity(state);
         let width = state.board().width();
-        let row_term = width % 2 == 0 && (state.blank() / width) % 2 == 1;
+        let row_term = width.is_multiple_of(2) && !(state.blank() / width).is_multiple_of(2);
         (tile_parity ^ row_term == self.goal_class).then_some(full)
     }
 
