@@ -11,32 +11,24 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::heuristic::Manhattan;
+use npuzzle::rng::SplitMix64;
 use npuzzle::search::{astar::astar, idastar::idastar, Limits};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
-
-/// SplitMix64: reproducible choice of instances.
-fn splitmix(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *seed;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The benchmark's instances: 24 uniformly random states and two at each depth 25..=31.
 pub fn instances(table: &Table<Vec<u8>>) -> Vec<State> {
     let space = RankSpace::new(Board::THREE_BY_THREE).unwrap();
     let class = table.goal().parity_class();
-    let mut seed = 2026;
+    let mut rng = SplitMix64::new(2026);
     let mut states: Vec<State> = (0..24)
-        .map(|_| space.unrank((splitmix(&mut seed) % space.states() as u64) as u32, class))
+        .map(|_| space.unrank((rng.next_u64() % space.states() as u64) as u32, class))
         .collect();
     for depth in 25..=31u8 {
         let at_depth: Vec<u32> = (0..space.states())
             .filter(|&i| table.entries()[i as usize] == depth)
             .collect();
         for _ in 0..2 {
-            let pick = at_depth[(splitmix(&mut seed) % at_depth.len() as u64) as usize];
+            let pick = at_depth[(rng.next_u64() % at_depth.len() as u64) as usize];
             states.push(space.unrank(pick, class));
         }
     }

@@ -7,27 +7,19 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use npuzzle::rng::SplitMix64;
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
-
-/// SplitMix64: a tiny, reproducible generator for choosing benchmark states.
-fn splitmix(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *seed;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 fn query(c: &mut Criterion) {
     let board = Board::THREE_BY_THREE;
     let goal = State::goal(board);
     let table = Table::build(&goal, BuildOptions::default()).expect("3x3 builds");
     let space = RankSpace::new(board).unwrap();
-    let mut seed = 42;
+    let mut rng = SplitMix64::new(42);
     let states: Vec<State> = (0..4096)
         .map(|_| {
             space.unrank(
-                (splitmix(&mut seed) % space.states() as u64) as u32,
+                (rng.next_u64() % space.states() as u64) as u32,
                 goal.parity_class(),
             )
         })

@@ -2,8 +2,7 @@
 //! every question line gets exactly one row in order, and the exit code is 0 when every row was
 //! answered and 1 otherwise. (The cargo-fuzz target `batch_input` explores the reader further.)
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use proptest::prelude::*;
 
@@ -39,23 +38,10 @@ proptest! {
             input.push('\n');
         }
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .args(["batch", "-", "--format", "jsonl", "--data-dir"])
-            .arg(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::run_with_stdin(&["batch", "-", "--format", "jsonl"], dir.path(), &input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         prop_assert!(!stderr.contains("panicked"), "{}", stderr);
-        let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let rows = common::json_lines(&out);
         let questions = input.lines().filter(|l| is_question(l)).count();
         prop_assert_eq!(rows.len(), questions, "input:\n{}", input);
         let failed = rows.iter().filter(|r| !r["error"].is_null()).count();

@@ -2,8 +2,7 @@
 //! every answer line gets exactly one verdict in order, and the exit code is 0 exactly when
 //! every verdict passes. (The cargo-fuzz target `verify_claim` explores the fields further.)
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use proptest::prelude::*;
 
@@ -43,23 +42,10 @@ proptest! {
             input.push('\n');
         }
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .args(["verify", "-", "--format", "jsonl", "--data-dir"])
-            .arg(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::run_with_stdin(&["verify", "-", "--format", "jsonl"], dir.path(), &input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         prop_assert!(!stderr.contains("panicked"), "{}", stderr);
-        let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let rows = common::json_lines(&out);
         let answers = lines.iter().filter(|l| {
             let t = l.trim();
             !t.is_empty() && !t.starts_with('#')
@@ -84,25 +70,8 @@ proptest! {
 fn a_stray_quote_spoils_only_its_own_line() {
     let input = "start,goal,moves,length,unsolvable\n,,\",,no\n123456708,,R,,\n\"1,2,3,4,5,6,7,0,8\",,R,,\n";
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["verify", "-", "--format", "jsonl", "--data-dir"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = common::run_with_stdin(&["verify", "-", "--format", "jsonl"], dir.path(), input);
+    let rows = common::json_lines(&out);
     let verdicts: Vec<(u64, &str)> = rows
         .iter()
         .map(|r| (r["line"].as_u64().unwrap(), r["verdict"].as_str().unwrap()))

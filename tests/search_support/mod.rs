@@ -30,26 +30,22 @@ pub fn canonical_tables() -> &'static Vec<Table<Vec<u8>>> {
     })
 }
 
-/// SplitMix64: a tiny, well-known seeded generator, so that failures can be replayed.
-pub struct Rng(u64);
+/// The library's seeded SplitMix64, with the seed printed so that failures can be replayed.
+pub struct Rng(npuzzle::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         eprintln!("rng seed: {seed:#x}");
-        Rng(seed)
+        Rng(npuzzle::rng::SplitMix64::new(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
-    /// Uniform in `0..n` (the bias of a modulo is irrelevant at these sizes).
+    /// Uniform in `0..n`.
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
+        self.0.below(n)
     }
 
     /// A uniformly random permutation of the board's tiles (either parity class).
