@@ -40,6 +40,12 @@ pub enum ParseStateError {
     /// Nothing but separators or whitespace.
     #[error("empty state: expected the tiles row-major, for example 123456780")]
     Empty,
+    /// Far longer than any state's spelling.
+    #[error("state too long: {found} bytes (a state has at most 25 cells; at most {MAX_STATE_TEXT} bytes are read)")]
+    TooLong {
+        /// Bytes found.
+        found: usize,
+    },
     /// A character that is not a digit, a blank (`0`, `_`, `.`) or a separator.
     #[error("unexpected character `{found}` at column {column}: a state holds digits, `_` or `.` for the blank, and separators ` `, `,`, `/`")]
     StrayCharacter {
@@ -127,6 +133,10 @@ pub enum ParseStateError {
         column: usize,
     },
 }
+
+/// The longest text read as a state, in bytes: a 5x5 state with generous separators and
+/// whitespace fits many times over.
+pub const MAX_STATE_TEXT: usize = 1024;
 
 /// One cell as written: its value (0 for the blank) and its 1-based column.
 #[derive(Clone, Copy)]
@@ -335,6 +345,11 @@ impl State {
 
     /// The general parser behind [`State::parse`]: every form, every error.
     fn parse_general(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
+        // Refuse absurd input before allocating per character: no spelling of a 5x5 state
+        // comes near this, and a multi-megabyte line must not cost memory per character.
+        if text.len() > MAX_STATE_TEXT {
+            return Err(ParseStateError::TooLong { found: text.len() });
+        }
         let lexed = lex(text)?;
         let board = infer_board(&lexed, board)?;
         let n = board.cells();
@@ -585,6 +600,20 @@ impl fmt::Debug for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absurdly_long_text_is_refused_before_it_costs_memory_per_character() {
+        let long = "1".repeat(MAX_STATE_TEXT + 1);
+        assert_eq!(
+            State::parse(&long, None),
+            Err(ParseStateError::TooLong { found: long.len() })
+        );
+        let spaced = format!("{}123456780", " ".repeat(MAX_STATE_TEXT));
+        assert!(matches!(
+            State::parse(&spaced, None),
+            Err(ParseStateError::TooLong { .. })
+        ));
+    }
 
     #[test]
     fn every_documented_spelling_reads_the_same_state() {

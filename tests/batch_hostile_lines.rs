@@ -51,3 +51,44 @@ proptest! {
         prop_assert_eq!(out.status.code(), Some(if failed > 0 { 1 } else { 0 }), "{}", stderr);
     }
 }
+
+#[test]
+fn a_utf8_byte_order_mark_before_a_csv_header_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_with_stdin(
+        &["batch", "-", "--format", "jsonl"],
+        dir.path(),
+        "\u{feff}start,goal\n867254301,\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = common::json_lines(&out);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["distance"], 31);
+}
+
+/// Regression: a line of millions of characters was echoed whole (and parsed at 32 bytes a
+/// character); now its row quotes it in part.
+#[test]
+fn a_huge_line_is_echoed_in_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = format!("{}\n867254301\n", "1".repeat(2_000_000));
+    let out = common::run_with_stdin(&["batch", "-", "--format", "jsonl"], dir.path(), &input);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stdout.len() < 2_000,
+        "{} bytes of output",
+        out.stdout.len()
+    );
+    let rows = common::json_lines(&out);
+    assert!(
+        rows[0]["error"].as_str().unwrap().contains("too long"),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows[1]["distance"], 31);
+}

@@ -258,15 +258,31 @@ fn check_finds_damage_with_exit_code_1() {
         assert_eq!(stderr.lines().count(), 1);
     }
 
-    // A wrong entry with both checksums rewritten: only --deep sees it.
+    // A wrong entry with both checksums rewritten: the body's histogram no longer matches the
+    // header's counts, so even the plain check sees it.
     let mut wrong = good.clone();
     let index = (1..good.len() - header_len)
         .find(|&i| good[header_len + i] > 2)
         .unwrap();
     wrong[header_len + index] -= 2;
     reseal(&mut wrong);
-    assert_eq!(run(&wrong, false).status.code(), Some(0));
-    let out = run(&wrong, true);
+    let out = run(&wrong, false);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the header says"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Two entries of different depths swapped, checksums rewritten: the histogram still
+    // matches, so only --deep (every entry against its neighbours) sees it.
+    let mut swapped = good.clone();
+    let (a, b) = (header_len + index, header_len + index + 1);
+    let b = (b..good.len()).find(|&j| good[j] != good[a]).unwrap();
+    swapped.swap(a, b);
+    reseal(&mut swapped);
+    assert_eq!(run(&swapped, false).status.code(), Some(0));
+    let out = run(&swapped, true);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("disagrees with its neighbours"), "{stderr}");
@@ -279,11 +295,10 @@ fn check_finds_damage_with_exit_code_1() {
     counts[at(30)..at(30) + 8].copy_from_slice(&(c30 - 1).to_le_bytes());
     counts[at(29)..at(29) + 8].copy_from_slice(&(c29 + 1).to_le_bytes());
     reseal(&mut counts);
-    assert_eq!(run(&counts, false).status.code(), Some(0));
-    let out = run(&counts, true);
+    let out = run(&counts, false);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("depth counts"), "{stderr}");
+    assert!(stderr.contains("the header says"), "{stderr}");
 }
 
 #[test]

@@ -218,3 +218,113 @@ fn a_damaged_table_in_the_data_directory_is_rebuilt_and_the_answer_is_right() {
     assert!(stderr(&out).contains("rebuilt"), "{}", stderr(&out));
     npuzzle::table::file::open(&path).expect("the rebuilt file is valid");
 }
+
+#[test]
+fn usage_errors_are_one_line_with_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["distance", "123456780", "extra"][..],
+        &["frob"],
+        &["solve", "123456780", "--format", "xml"],
+        &[
+            "solve",
+            "867254301",
+            "-a",
+            "table",
+            "--heuristic",
+            "misplaced",
+        ],
+        &["solve", "867254301", "--heuristic", "manhattan"],
+    ] {
+        let out = npuzzle(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        let lines: Vec<&str> = err
+            .lines()
+            .filter(|l| !l.contains("note: built table"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].starts_with("npuzzle: "), "{args:?}: {err}");
+        assert_eq!(stdout(&out), "");
+    }
+    let out = npuzzle(dir.path(), &["solve", "1", "-f", "xml"]);
+    assert!(
+        stderr(&out).contains("possible values: text, moves, json"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn build_size_without_goal_builds_that_boards_default_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = npuzzle(dir.path(), &["build", "--size", "3x2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("3x2-123450.npt"), "{}", stdout(&out));
+    let out = npuzzle(dir.path(), &["build", "--size", "4x4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("4x4"), "{}", stderr(&out));
+}
+
+/// Regression: a reader that stopped early (`| head -1`) used to stop the saving too.
+#[test]
+fn build_all_into_a_closed_pipe_still_saves_all_nine_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "\"{}\" build --all --data-dir \"$0\" | head -1 >/dev/null",
+            env!("CARGO_BIN_EXE_npuzzle")
+        ))
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tables = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "npt")
+        })
+        .count();
+    assert_eq!(tables, 9);
+}
+
+#[test]
+fn a_table_damaged_behind_valid_checksums_is_named_not_mistaken_for_unsolvable() {
+    use npuzzle::{Board, BuildOptions, RankSpace, Table};
+    let dir = tempfile::tempdir().unwrap();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let mut bytes = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let header_len = Table::from_bytes(&bytes[..]).unwrap().header().len;
+    // Swap the entries of a state at distance 1 and one at distance 2: the histogram, and
+    // after resealing the checksums, stay valid, but the path from the first is broken.
+    let space = RankSpace::new(Board::THREE_BY_THREE).unwrap();
+    let near: State = "123456708".parse().unwrap();
+    let far: State = "123456078".parse().unwrap();
+    let (a, b) = (
+        header_len + space.index(&near) as usize,
+        header_len + space.index(&far) as usize,
+    );
+    bytes.swap(a, b);
+    let body_crc = crc32fast::hash(&bytes[header_len..]);
+    bytes[72..76].copy_from_slice(&body_crc.to_le_bytes());
+    let header_crc = crc32fast::hash(&bytes[..header_len - 4]);
+    bytes[header_len - 4..header_len].copy_from_slice(&header_crc.to_le_bytes());
+    std::fs::write(dir.path().join("3x3-123456780.npt"), &bytes).unwrap();
+
+    let out = npuzzle(dir.path(), &["solve", "123456708"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("inconsistent"), "{}", stderr(&out));
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["check", "--deep"])
+        .arg(dir.path().join("3x3-123456780.npt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+}

@@ -276,3 +276,20 @@ mod decoding_never_panics {
         }
     }
 }
+
+#[test]
+fn a_body_whose_histogram_differs_from_the_header_is_refused_even_with_valid_checksums() {
+    let mut damaged = bytes().to_vec();
+    let len = header_len();
+    // Turn one depth-31 state into depth 30, then recompute both checksums.
+    let at = damaged[len..].iter().position(|&d| d == 31).unwrap() + len;
+    damaged[at] = 30;
+    let body_crc = crc32fast::hash(&damaged[len..]);
+    damaged[72..76].copy_from_slice(&body_crc.to_le_bytes());
+    reseal(&mut damaged);
+    let error = Table::from_bytes(&damaged[..]).err().unwrap();
+    assert!(
+        matches!(error, FormatError::BodyCounts { depth: 30, .. }),
+        "{error}"
+    );
+}

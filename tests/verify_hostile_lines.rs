@@ -79,3 +79,16 @@ fn a_stray_quote_spoils_only_its_own_line() {
     assert_eq!(verdicts, [(2, "malformed"), (3, "optimal"), (4, "optimal")]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn a_record_with_more_fields_than_the_header_is_malformed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "start,moves\n123456708,R,extra\n123456708,R\n";
+    let out = common::run_with_stdin(&["verify", "-", "--format", "jsonl"], dir.path(), input);
+    let verdicts: Vec<String> = common::json_lines(&out)
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(verdicts, ["malformed", "optimal"]);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -22,7 +22,7 @@ use npuzzle::{Board, State, Table};
 
 use super::args::{BatchArgs, BatchFormat};
 use super::batch_input::{self, InputForm, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS};
-use super::input::{board_option, parse_state, state_error, unsolvable_reason};
+use super::input::{board_option, parse_state, shorten, state_error, unsolvable_reason};
 use super::output::BatchRow;
 use super::{CommandResult, Context, Failure};
 
@@ -443,7 +443,7 @@ impl<'a> Answerer<'a> {
                         commas + 1
                     )))
                 } else {
-                    Err(Miss::Failed(state_error("start", &shorten(text), &error)))
+                    Err(Miss::Failed(state_error("start", text, &error)))
                 }
             }
         };
@@ -453,11 +453,11 @@ impl<'a> Answerer<'a> {
     /// Reads a start and an optional goal written apart.
     fn fields(&self, start: &str, goal: Option<&str>) -> Result<(State, State), Miss> {
         let start = State::parse(start, self.settings.board)
-            .map_err(|e| Miss::Failed(state_error("start", &shorten(start), &e)))?;
+            .map_err(|e| Miss::Failed(state_error("start", start, &e)))?;
         let goal = match goal.filter(|g| !g.is_empty()) {
             Some(text) => Some(
                 State::parse(text, Some(start.board()))
-                    .map_err(|e| Miss::Failed(state_error("goal", &shorten(text), &e)))?,
+                    .map_err(|e| Miss::Failed(state_error("goal", text, &e)))?,
             ),
             None => None,
         };
@@ -535,14 +535,6 @@ impl<'a> Answerer<'a> {
                 .ok_or_else(unsolvable)?;
             Ok((distance, None))
         }
-    }
-}
-
-/// `text`, cut to its first 40 characters and `...` when longer, for quoting in a message.
-fn shorten(text: &str) -> Cow<'_, str> {
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => Cow::Owned(format!("{}...", &text[..cut])),
-        None => Cow::Borrowed(text),
     }
 }
 
@@ -634,6 +626,16 @@ impl Sink {
     }
 
     fn failure(&mut self, line: u64, start: &str, goal: &str, error: &str) {
+        // A field longer than any state is echoed in part, so one absurd line cannot flood
+        // the output; ordinary malformed input is echoed as it was written.
+        let clip = |text: &str| {
+            if text.len() > npuzzle::state::MAX_STATE_TEXT {
+                shorten(text).into_owned()
+            } else {
+                text.to_string()
+            }
+        };
+        let (start, goal) = (&*clip(start), &*clip(goal));
         self.questions += 1;
         self.failed += 1;
         self.first_failure.get_or_insert(line);

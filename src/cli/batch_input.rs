@@ -16,6 +16,8 @@ use super::csv_line::LineCsv;
 
 /// Bytes read per block of plain lines: about 100,000 short lines, a few MiB of output.
 pub const BLOCK_BYTES: usize = 1 << 20;
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Records read per chunk of CSV or JSON lines.
 pub const CHUNK_RECORDS: usize = 1 << 16;
 
@@ -85,6 +87,10 @@ pub fn is_skipped(line: &[u8]) -> bool {
 pub fn detect(reader: &mut dyn Read, buf: &mut Vec<u8>) -> io::Result<InputForm> {
     let mut scanned = 0;
     loop {
+        if scanned == 0 && buf.starts_with(UTF8_BOM) {
+            // Spreadsheets often start CSV files with a byte-order mark; it is no field.
+            buf.drain(..UTF8_BOM.len());
+        }
         // Look at the complete lines read so far.
         while let Some(end) = memchr::memchr(b'\n', &buf[scanned..]) {
             let line = buf[scanned..scanned + end].trim_ascii();

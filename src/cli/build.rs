@@ -20,9 +20,10 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             .map(|b| State::canonical_goal(board, b))
             .collect()
     } else {
+        let size = parse_size(&args.size)?;
         let goal = match args.goal.as_deref() {
-            Some(text) => parse_state("goal", text, parse_size(&args.size)?)?,
-            None => State::goal(Board::THREE_BY_THREE),
+            Some(text) => parse_state("goal", text, size)?,
+            None => State::goal(size.unwrap_or(Board::THREE_BY_THREE)),
         };
         if !Context::has_tables(goal.board()) {
             return Err(Failure::usage(format!(
@@ -66,20 +67,25 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         None => generate(),
     };
     let total = began.elapsed();
-    let mut out = std::io::stdout().lock();
+    // Save every table before printing anything: a reader that stops early (`| head -1`)
+    // must not stop the saving.
+    let mut lines = Vec::with_capacity(goals.len());
     for (goal, (table, elapsed)) in goals.iter().zip(built) {
         let table = table.map_err(|e| Failure::usage(e.to_string()))?;
         let path = context.data_dir().join(file::file_name(goal));
         file::write_atomic(&path, table.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
-        writeln!(
-            out,
+        lines.push(format!(
             "{}\t{} bytes\tbuilt in {:.2} ms\tgoal {}\tmax depth {}",
             path.display(),
             table.as_bytes().len(),
             elapsed.as_secs_f64() * 1e3,
             goal,
             table.header().max_depth,
-        )?;
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        writeln!(out, "{line}")?;
     }
     if goals.len() > 1 {
         eprintln!(

@@ -27,7 +27,16 @@ pub fn parse_state(what: &str, text: &str, board: Option<Board>) -> Result<State
 
 /// The one-line message for a state that could not be read.
 pub fn state_error(what: &str, text: &str, error: &ParseStateError) -> String {
-    format!("invalid {what} `{text}`: {error}")
+    format!("invalid {what} `{}`: {error}", shorten(text))
+}
+
+/// `text` cut to its first 40 characters (with `...`), so that an absurd input never floods
+/// an error message.
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}...", &text[..cut])),
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }
 
 /// Reads the start and the goal: the board is `--size`, else the start's own; the goal

@@ -88,11 +88,7 @@ pub type CommandResult = Result<(), Failure>;
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            let code = if error.use_stderr() { 2 } else { 0 };
-            let _ = error.print();
-            return ExitCode::from(code);
-        }
+        Err(error) => return usage_error(&error),
     };
     let mut context = Context::new(&cli);
     match run(cli.command, &mut context) {
@@ -102,6 +98,34 @@ pub fn main() -> ExitCode {
                 eprintln!("npuzzle: {message}");
             }
             ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// Prints a clap error the project's way: help and version as clap writes them, and every
+/// usage error as one line on stderr (with the accepted values, where clap lists them), exit 2.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let text = error.render().to_string();
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let values = lines
+                .find(|l| l.starts_with("[possible values"))
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default();
+            eprintln!("npuzzle: {first}{values} (see `npuzzle --help`)");
+            ExitCode::from(2)
         }
     }
 }

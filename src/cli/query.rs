@@ -31,11 +31,30 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         return Err(Failure::negative(unsolvable_reason(&start, &goal)));
     }
     let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
-    let solution = table
-        .solve_to(&start, &goal)
-        .map_err(|e| Failure::usage(e.to_string()))?
-        .ok_or_else(|| Failure::negative(unsolvable_reason(&start, &goal)))?;
+    let solution = table_solution(table, &start, &goal)?;
     print_solution(&solution, &goal, args.format, "table", true)
+}
+
+/// The table's solution from `start` to `goal`: exit 1 for an unsolvable pair, and exit 2 with
+/// a clear message when the table has no neighbour one move closer somewhere along the way (a
+/// body damaged in a way its checksums and counts did not reveal; `check --deep` finds it).
+pub fn table_solution<D: AsRef<[u8]>>(
+    table: &npuzzle::Table<D>,
+    start: &State,
+    goal: &State,
+) -> Result<Solution, Failure> {
+    if !start.can_reach(goal) {
+        return Err(Failure::negative(unsolvable_reason(start, goal)));
+    }
+    table
+        .solve_to(start, goal)
+        .map_err(|e| Failure::usage(e.to_string()))?
+        .ok_or_else(|| {
+            Failure::usage(format!(
+                "the table for goal {} is inconsistent (no move one closer along the path from {start}); run `npuzzle check --deep` and rebuild it with `npuzzle build`",
+                table.goal()
+            ))
+        })
 }
 
 fn no_table(goal: &State) -> Failure {

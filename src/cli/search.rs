@@ -60,6 +60,12 @@ pub fn plan(args: &SearchArgs, board: Board) -> Result<Plan, Failure> {
              leave out --algorithm table to answer by search",
             super::context::MAX_TABLE_CELLS
         ))),
+        Some(None) | None if args.heuristic.is_some() && table_exists && !args.no_table => {
+            Err(Failure::usage(
+                "--heuristic applies to astar, idastar and greedy, not to the exact table: \
+                 add --algorithm (or --no-table)",
+            ))
+        }
         Some(None) => Ok(Plan::Table),
         Some(Some(algorithm)) => Ok(Plan::Search(
             algorithm,
@@ -140,10 +146,7 @@ pub fn table_answer(start: &State, goal: &State, context: &mut Context) -> Resul
         .table_for(goal)
         .ok_or_else(|| Failure::usage(format!("no exact table for the {} board", goal.board())))?;
     let began = Instant::now();
-    let solution = table
-        .solve_to(start, goal)
-        .map_err(|e| Failure::usage(e.to_string()))?
-        .ok_or_else(|| Failure::negative(unsolvable_reason(start, goal)))?;
+    let solution = super::query::table_solution(table, start, goal)?;
     let elapsed = began.elapsed();
     let visited = &solution.path()[..solution.len()];
     Ok(Found {

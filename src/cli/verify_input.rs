@@ -50,6 +50,8 @@ pub struct Line {
 /// Where each known field sits in a CSV record.
 #[derive(Default, Debug)]
 pub struct Columns {
+    /// Fields in the header: a record with more is malformed (its fields cannot be placed).
+    width: usize,
     start: Option<usize>,
     goal: Option<usize>,
     moves: Option<usize>,
@@ -79,6 +81,7 @@ impl Columns {
             slot.get_or_insert(i);
         }
         columns.length = columns.length.or(distance);
+        columns.width = header.len();
         columns
     }
 
@@ -273,6 +276,18 @@ fn csv_line(
             .map_err(|_| format!("the `{name}` field is not valid UTF-8"))?;
         Ok((!text.is_empty()).then_some(text))
     };
+    if record.len() > columns.width {
+        let why = format!(
+            "the record has {} fields but the header names {}",
+            record.len(),
+            columns.width
+        );
+        return Line {
+            number,
+            pair: Err(why.clone()),
+            claim: Err(why),
+        };
+    }
     let pair = field(columns.start, "start")
         .and_then(|start| Ok((start, field(columns.goal, "goal")?)))
         .and_then(|(start, goal)| read_pair(start, goal, defaults, cache));

@@ -196,6 +196,12 @@ pub enum Notice {
         /// What was wrong with the old file.
         reason: TableFileError,
     },
+    /// The file was damaged or for another goal, and could not be replaced (see the
+    /// [`Notice::InMemory`] that follows).
+    Damaged {
+        /// What was wrong with the file.
+        reason: TableFileError,
+    },
     /// The table could not be read or saved; it was built in memory for this run only.
     InMemory {
         /// Why the data directory could not be used.
@@ -208,6 +214,7 @@ impl std::fmt::Display for Notice {
         match self {
             Notice::Built { path } => write!(f, "built table {}", path.display()),
             Notice::Rebuilt { reason } => write!(f, "{reason}; rebuilt it"),
+            Notice::Damaged { reason } => write!(f, "{reason}"),
             Notice::InMemory { reason } => {
                 write!(f, "{reason}; answering from a table built in memory")
             }
@@ -255,7 +262,7 @@ pub fn load_or_build(
         }
         Err(reason) => {
             if !problem.is_missing() {
-                notices.push(Notice::Rebuilt { reason: problem });
+                notices.push(Notice::Damaged { reason: problem });
             }
             notices.push(Notice::InMemory { reason });
             Ok((into_owned(built), notices))

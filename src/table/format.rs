@@ -24,7 +24,8 @@
 //! | H | N | body: entry `i` is the distance of the state with folded rank `i` |
 //!
 //! The body is indexed by [`RankSpace::index`](crate::RankSpace::index) relative to the goal's
-//! parity class. Validation runs in a fixed order and each failure is its own
+//! parity class. After the checksums, the body's histogram must equal the header's counts.
+//! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
 
 use crate::bfs::Distances;
@@ -152,6 +153,19 @@ pub enum FormatError {
         stored: u32,
         /// Computed checksum.
         found: u32,
+    },
+    /// The body's states per depth differ from the header's counts (checksums can be
+    /// recomputed by whoever damaged the file; the histogram ties the body to the header).
+    #[error(
+        "corrupt table: the body holds {body} states at depth {depth}, the header says {header}"
+    )]
+    BodyCounts {
+        /// The first depth that differs.
+        depth: usize,
+        /// The header's count.
+        header: u64,
+        /// The body's count.
+        body: u64,
     },
     /// A valid table for another board or goal than the one asked for.
     #[error(
@@ -350,6 +364,14 @@ pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
         return Err(FormatError::BodyChecksum {
             stored: body_checksum,
             found,
+        });
+    }
+    let body = crate::bfs::count_depths_all(&bytes[header_len..]);
+    if let Some(depth) = (0..256).find(|&d| body[d] != counts.get(d).copied().unwrap_or(0)) {
+        return Err(FormatError::BodyCounts {
+            depth,
+            header: counts.get(depth).copied().unwrap_or(0),
+            body: body[depth],
         });
     }
     Ok(Header {
