@@ -28,11 +28,12 @@
 //! let start: State = "1 2 3 4 5 6 0 7 8".parse()?;
 //! assert_eq!(table.distance(&start), Some(2));
 //! assert_eq!(table.solve(&start).expect("solvable").moves_string(), "RR");
-//! // Any goal with the blank in the same cell, by relabelling:
+//! // Any goal with the blank in the same (last) cell, by relabelling tiles onto this table:
 //! let goal: State = "876543210".parse()?;
-//! let far = table.distance_to(&"012345678".parse()?, &"123456780".parse()?)?;
-//! assert_eq!(far, Some(22));
-//! # let _ = goal;
+//! let near: State = "876503241".parse()?;
+//! assert_eq!(table.distance_to(&near, &goal)?, Some(2));
+//! let path = table.solve_to(&near, &goal)?.expect("solvable");
+//! assert_eq!((path.moves_string(), path.end()), ("DR".to_string(), goal));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
