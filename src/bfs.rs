@@ -76,23 +76,26 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
     visited[start / perms].set(start % perms, true);
     frontier[start / perms].set(start % perms, true);
     entries[start >> 1] = 0;
+    // States of the frontier in each block: empty blocks are not swept.
+    let mut sizes = vec![0u64; cells];
+    sizes[start / perms] = 1;
     let mut depth: u8 = 0;
     loop {
         depth = depth
             .checked_add(1)
             .filter(|&d| d < UNREACHED)
             .expect("depth fits a byte");
-        let reached: u64 = visited
+        sizes = visited
             .par_iter_mut()
             .zip(next.par_iter_mut())
             .zip(entries.par_chunks_mut(perms / 2))
             .enumerate()
             .map(|(cell, ((visited, next), entries))| {
-                expand_into(space, cell, &frontier, next);
+                expand_into(space, cell, &frontier, &sizes, next);
                 claim(visited, next, entries, depth)
             })
-            .sum();
-        if reached == 0 {
+            .collect();
+        if sizes.iter().all(|&n| n == 0) {
             break;
         }
         std::mem::swap(&mut frontier, &mut next);
@@ -103,10 +106,19 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
 
 /// Sets in `next` (the block of `cell`) every successor of the frontier whose blank lands on
 /// `cell`. Bits are only set, never tested: filtering against `visited` is done per word.
-fn expand_into(space: &RankSpace, cell: usize, frontier: &Blocks, next: &mut BitVec<u64, Lsb0>) {
+fn expand_into(
+    space: &RankSpace,
+    cell: usize,
+    frontier: &Blocks,
+    sizes: &[u64],
+    next: &mut BitVec<u64, Lsb0>,
+) {
     let words = next.as_raw_mut_slice();
     words.fill(0);
     for &(from, window) in space.incoming(cell) {
+        if sizes[from as usize] == 0 {
+            continue;
+        }
         let source = frontier[from as usize].as_raw_slice();
         match window {
             // Horizontal: same tile rank, so the whole block moves over, a word at a time.
