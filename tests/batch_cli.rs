@@ -1,9 +1,10 @@
 //! `npuzzle batch` end to end: the real binary, its stdout, stderr and exit code apart. Every
 //! distance is checked against a table built in memory by the library, every path replayed.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use npuzzle::{Board, BuildOptions, Move, RankSpace, Solution, State, Table};
@@ -31,24 +32,7 @@ fn expected_distance(start: &State, goal: &State) -> Option<u8> {
 }
 
 fn npuzzle(args: &[&str], data_dir: &Path, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("piped");
-    let stdin = stdin.to_vec();
-    // Write from another thread so a large input cannot deadlock against a full stdout pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("the binary finishes");
-    writer.join().unwrap();
-    out
+    common::run_with_stdin(args, data_dir, stdin)
 }
 
 /// A data directory with the nine 3x3 tables already built, so runs print no build notice.

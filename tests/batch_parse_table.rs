@@ -2,8 +2,9 @@
 //! line naming the problem and its column: by the library, by `distance`, `stats`, `check`
 //! (exit code 2, never a panic), and by `batch`, which answers the other lines.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use npuzzle::{Board, ParseStateError, State};
 
@@ -204,21 +205,7 @@ fn every_valid_spelling_reads_its_state_and_displays_canonically() {
 }
 
 fn npuzzle(args: &[&str], data_dir: &std::path::Path, stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("piped");
-    input
-        .write_all(stdin.unwrap_or_default())
-        .expect("stdin takes the input");
-    drop(input);
-    child.wait_with_output().expect("the binary finishes")
+    common::run_with_stdin(args, data_dir, stdin.unwrap_or_default())
 }
 
 fn size_args(size: Option<(usize, usize)>) -> Vec<String> {

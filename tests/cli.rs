@@ -23,6 +23,20 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
+/// The number of table files in `dir`.
+fn table_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "npt")
+        })
+        .count()
+}
+
 fn replay(start: &str, moves: &str) -> State {
     let mut state: State = start.parse().unwrap();
     for letter in moves.chars() {
@@ -191,17 +205,7 @@ fn build_prints_path_size_and_time_and_all_writes_nine_tables() {
     let out = npuzzle(dir.path(), &["build", "--all"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out).lines().count(), 9);
-    let tables = std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "npt")
-        })
-        .count();
-    assert_eq!(tables, 9);
+    assert_eq!(table_files(dir.path()), 9);
 }
 
 #[test]
@@ -280,17 +284,7 @@ fn build_all_into_a_closed_pipe_still_saves_all_nine_tables() {
         .status()
         .unwrap();
     assert!(status.success());
-    let tables = std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "npt")
-        })
-        .count();
-    assert_eq!(tables, 9);
+    assert_eq!(table_files(dir.path()), 9);
 }
 
 #[test]

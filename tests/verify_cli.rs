@@ -1,9 +1,10 @@
 //! `npuzzle verify` through the real binary: every verdict from a hand-made line in CSV and in
 //! JSON lines, the JSON-lines fields, the summary, and the exit codes.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -16,21 +17,7 @@ fn data_dir() -> &'static Path {
 }
 
 fn npuzzle(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run npuzzle");
-    let mut input = child.stdin.take().expect("stdin");
-    input
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .expect("write stdin");
-    drop(input);
-    child.wait_with_output().expect("wait for npuzzle")
+    common::run_with_stdin(args, data_dir(), stdin.unwrap_or(""))
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {

@@ -2,9 +2,10 @@
 //! for (checked against an independently built table), exactly K unsolvable pairs, the CSV and
 //! JSON-lines forms, and a round trip through `npuzzle verify`.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use npuzzle::{Board, BuildOptions, State, Table};
@@ -16,19 +17,7 @@ fn data_dir() -> &'static Path {
 }
 
 fn npuzzle(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run npuzzle");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
+    common::run_with_stdin(args, data_dir(), stdin)
 }
 
 fn sample(args: &[&str]) -> String {
