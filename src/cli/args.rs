@@ -277,6 +277,12 @@ pub struct BatchArgs {
     /// Worker threads [default: all cores]
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// Per-line limit for boards without an exact table (answered by IDA* with linear
+    /// conflict): expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both. A line that
+    /// reaches it gets a row with the error [default: 10s per line]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
 }
 
 /// Arguments of `stats`.

@@ -20,6 +20,9 @@ use rayon::prelude::*;
 use npuzzle::table::file::TableBytes;
 use npuzzle::{Board, State, Table};
 
+use npuzzle::search::{self, Algorithm, Limits, Outcome};
+use npuzzle::HeuristicKind;
+
 use super::args::{BatchArgs, BatchFormat};
 use super::batch_input::{self, InputForm, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS};
 use super::input::{board_option, parse_state, shorten, state_error, unsolvable_reason};
@@ -42,11 +45,6 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         Some(text) => Some(parse_state("goal", text, board)?),
         None => None,
     };
-    if let Some(goal) = &goal {
-        if !Context::has_tables(goal.board()) {
-            return Err(Failure::usage(no_table_message(goal.board())));
-        }
-    }
     let source = batch_input::open(args.input.as_deref()).map_err(Failure::usage)?;
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
@@ -60,6 +58,13 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         goal,
         solve: args.solve,
         format: args.format,
+        search_limits: super::limits::limits(
+            &args.limit,
+            Limits {
+                max_expanded: None,
+                max_time: Some(std::time::Duration::from_secs(10)),
+            },
+        ),
     };
     let work = |context: &mut Context| -> CommandResult {
         let mut out = BufWriter::with_capacity(1 << 20, out);
@@ -83,6 +88,8 @@ struct Settings {
     goal: Option<State>,
     solve: bool,
     format: BatchFormat,
+    /// Per-line limits of the search that answers boards without a table.
+    search_limits: Limits,
 }
 
 /// Counts for the closing message and the exit code.
@@ -514,7 +521,7 @@ impl<'a> Answerer<'a> {
 
     fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
         if !Context::has_tables(goal.board()) {
-            return Err(Miss::Failed(no_table_message(goal.board())));
+            return self.search(start, goal);
         }
         // No `can_reach` here: the table's lookup checks the parity class as it ranks.
         let table = self
@@ -538,11 +545,33 @@ impl<'a> Answerer<'a> {
     }
 }
 
-fn no_table_message(board: Board) -> String {
-    format!(
-        "no exact table for the {board} board (tables cover boards of at most {} cells)",
-        super::context::MAX_TABLE_CELLS
-    )
+impl Answerer<'_> {
+    /// Answers a question on a board without an exact table by IDA* with linear conflict
+    /// (optimal, memory-light), within the per-line limits.
+    fn search(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
+        let result = search::run(
+            Algorithm::IdaStar,
+            HeuristicKind::LinearConflict,
+            start,
+            goal,
+            self.settings.search_limits,
+        );
+        match result.outcome {
+            Outcome::Solved(solution) => {
+                let length = u8::try_from(solution.len()).map_err(|_| {
+                    Miss::Failed(format!("a solution of {} moves is too long", solution.len()))
+                })?;
+                Ok((length, self.settings.solve.then(|| solution.moves_string())))
+            }
+            Outcome::Unsolvable => Err(Miss::Failed(unsolvable_reason(start, goal))),
+            Outcome::GaveUp(limit) => Err(Miss::Failed(format!(
+                "no exact table for the {} board, and the search gave up at its {} after {} expanded nodes (raise --limit)",
+                goal.board(),
+                limit,
+                result.expanded
+            ))),
+        }
+    }
 }
 
 /// Rows of one piece, formatted into a buffer by the csv or serde_json encoder.
