@@ -374,10 +374,7 @@ fn usage_problems_exit_with_code_2() {
         ),
         (vec!["batch", "--goal", "12345"], "invalid goal"),
         (vec!["batch", "--threads", "0"], "--threads"),
-        (
-            vec!["batch", "--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
-            "no exact table",
-        ),
+        (vec!["batch", "--limit", "5x"], "invalid limit"),
     ] {
         let out = npuzzle(&args, dir.path(), b"123456780\n");
         let stderr = text(&out.stderr);
@@ -418,4 +415,25 @@ fn goals_with_other_blank_cells_open_their_tables_on_first_use() {
             None => assert!(row[3].contains("cannot reach"), "row {i}: {row:?}"),
         }
     }
+}
+
+/// A `--goal` on a board without tables is no longer a usage error: its lines are searched,
+/// and a start on another board fails its own row.
+#[test]
+fn a_goal_on_a_board_without_tables_is_answered_by_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let input = b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n123456780\n";
+    let out = npuzzle(&["batch", "--goal", goal, "-f", "jsonl"], dir.path(), input);
+    assert_eq!(out.status.code(), Some(1));
+    let rows: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["distance"], 1);
+    assert!(
+        rows[1]["error"].as_str().unwrap().contains("board"),
+        "{}",
+        rows[1]
+    );
 }
