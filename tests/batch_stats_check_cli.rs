@@ -325,3 +325,33 @@ fn check_cannot_read_missing_paths_or_directories_exit_code_2() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("does not serve goal 012345678"));
 }
+
+#[test]
+fn check_finds_a_small_boards_table_by_size_and_names_the_build_command_when_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = npuzzle(&["check", "--size", "3x2"], dir.path());
+    let stderr = text(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("npuzzle build --size 3x2"),
+        "the hint names the command that builds the table: {stderr}"
+    );
+
+    let built = npuzzle(&["build", "--size", "3x2"], dir.path());
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    for args in [
+        vec!["check", "--size", "3x2"],
+        vec!["check", "--size", "3x2", "--goal", "123450", "--deep"],
+    ] {
+        let out = npuzzle(&args, dir.path());
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(stdout.contains("goal:          123/450\n"), "{stdout}");
+        assert!(stdout.contains("entries:       360\n"), "{stdout}");
+    }
+}

@@ -315,9 +315,13 @@ pub struct CheckArgs {
     #[arg(long)]
     pub deep: bool,
 
-    /// The goal the table must serve [default: 123456780]
+    /// The goal the table must serve [default: 1..n row-major, blank last, e.g. 123456780]
     #[arg(long, short, value_name = "GOAL")]
     pub goal: Option<String>,
+
+    /// The goal's board as WxH when the cell count does not say it (e.g. 3x2)
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
 }
 
 /// Output forms of `verify`.

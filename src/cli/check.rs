@@ -12,14 +12,15 @@ use npuzzle::table::format::FORMAT_VERSION;
 use npuzzle::{Board, State, Table};
 
 use super::args::CheckArgs;
-use super::input::parse_state;
+use super::input::{parse_size, parse_state};
 use super::{CommandResult, Context, Failure};
 
 /// Checks the file and prints its contents; the verdict is the last line.
 pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
+    let size = parse_size(&args.size)?;
     let goal = match args.goal.as_deref() {
-        Some(text) => Some(parse_state("goal", text, None)?),
-        None => None,
+        Some(text) => Some(parse_state("goal", text, size)?),
+        None => size.map(State::goal),
     };
     let path: PathBuf = match &args.file {
         Some(path) => path.clone(),
@@ -33,10 +34,7 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         TableFileError::Invalid { .. } => Failure::negative(format!("damaged: {error}")),
         _ if error.is_missing() && args.file.is_none() => Failure::usage(format!(
             "{error}; build it with `npuzzle build{}`",
-            args.goal
-                .as_deref()
-                .map(|g| format!(" --goal {g}"))
-                .unwrap_or_default()
+            build_options(args)
         )),
         _ => Failure::usage(error.to_string()),
     })?;
@@ -107,4 +105,16 @@ fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// The options of `npuzzle build` that would write the table `check` looked for.
+fn build_options(args: &CheckArgs) -> String {
+    let mut options = String::new();
+    if let Some(goal) = &args.goal {
+        options.push_str(&format!(" --goal {goal}"));
+    }
+    if let Some(size) = &args.size {
+        options.push_str(&format!(" --size {size}"));
+    }
+    options
 }
