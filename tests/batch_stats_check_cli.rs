@@ -157,9 +157,11 @@ fn stats_draws_svg_and_png_plots_with_a_title_naming_the_goal() {
 fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let unwritable = dir.path().join("no/such/dir/plot.svg");
+    let not_png = dir.path().join("plot.txt");
     for args in [
         vec!["stats", "--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
         vec!["stats", "--svg", unwritable.to_str().unwrap()],
+        vec!["stats", "--png", not_png.to_str().unwrap()],
     ] {
         let out = npuzzle(&args, dir.path());
         let stderr = text(&out.stderr);
@@ -170,6 +172,12 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
         );
         assert!(out.stdout.is_empty());
     }
+    let stderr = text(&npuzzle(&["stats", "--png", not_png.to_str().unwrap()], dir.path()).stderr);
+    assert!(
+        stderr.contains("--png needs a file name ending in .png"),
+        "{stderr}"
+    );
+    assert!(!not_png.exists());
 }
 
 /// Builds the default table into `dir` and returns its path.

@@ -189,8 +189,9 @@ pub struct SearchArgs {
     pub no_table: bool,
 
     /// Give up after this many expanded nodes (e.g. 500000, 2M) or this much time (e.g. 10s,
-    /// 250ms, 2min); repeat for both [default: no limit, except 10M nodes for astar, bfs and
-    /// greedy, whose memory grows with the nodes]
+    /// 250ms, 2min); repeat for both. It bounds searches only: a table answer is one read and
+    /// never needs it [default: no limit, except 10M nodes for astar, bfs and greedy, whose
+    /// memory grows with the nodes]
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
 }

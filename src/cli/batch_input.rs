@@ -280,7 +280,9 @@ impl RecordReader {
                     Ok(q) => Ok((q.start, q.goal.filter(|g| !g.is_empty()))),
                     Err(e) => Err((
                         String::from_utf8_lossy(text).into_owned(),
-                        format!("line {line}: not a JSON object with a `start` string: {e}"),
+                        format!(
+                            "line {line}: not a JSON object with string fields `start` (and optionally `goal`): {e}"
+                        ),
                     )),
                 },
                 RecordInner::Csv { columns } => {
