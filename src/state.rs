@@ -81,7 +81,7 @@ pub enum ParseStateError {
         board: Board,
     },
     /// The number of cells is not a supported square and no size was given.
-    #[error("{found} cells do not make a square board (4, 9, 16 or 25 cells): give the size with --size WxH or write rows separated by `/`")]
+    #[error("cell count {found} does not make a square board (4, 9, 16 or 25 cells): give the size with --size WxH or write rows separated by `/`")]
     NotSquare {
         /// Cells found.
         found: usize,

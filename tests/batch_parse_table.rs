@@ -6,6 +6,8 @@ mod common;
 
 use std::process::Output;
 
+use npuzzle::heuristic::LinearConflict;
+use npuzzle::search::{idastar::idastar, Limits};
 use npuzzle::{Board, ParseStateError, State};
 
 /// What a malformed spelling must be refused for.
@@ -270,7 +272,14 @@ fn batch_answers_a_row_for_every_spelling_and_fails_only_the_malformed() {
         serde_json::to_writer(&mut input, &serde_json::json!({ "start": text })).unwrap();
         input.push(b'\n');
         let state = State::parse(text, board(size)).unwrap();
-        expected.push(Ok((canonical, State::goal(state.board()).to_string())));
+        let goal = State::goal(state.board());
+        // An independent answer: IDA* from the library, not the batch path under test.
+        let found = idastar(&state, &LinearConflict::new(&goal), Limits::default());
+        let distance = found
+            .solution()
+            .expect("every valid spelling here is solvable")
+            .len();
+        expected.push(Ok((canonical, goal.to_string(), distance)));
     }
     let dir = tempfile::tempdir().unwrap();
     let out = npuzzle(
@@ -296,12 +305,12 @@ fn batch_answers_a_row_for_every_spelling_and_fails_only_the_malformed() {
                 assert!(error.contains(message), "row {i}: {error} lacks {message}");
                 assert!(row["distance"].is_null());
             }
-            Ok((canonical, goal)) => {
+            Ok((canonical, goal, distance)) => {
                 // Boards of at most 9 cells are answered from tables, larger ones by search.
                 assert!(row["error"].is_null(), "row {i}: {row}");
                 assert_eq!(row["start"], *canonical);
                 assert_eq!(row["goal"], *goal);
-                assert!(row["distance"].is_u64());
+                assert_eq!(row["distance"].as_u64(), Some(*distance as u64), "row {i}");
             }
         }
     }

@@ -69,7 +69,11 @@ fn solve_with_every_algorithm_reports_a_path_and_its_cost_in_json() {
         }
         assert!(json["expanded"].as_u64().unwrap() > 0, "{algorithm}");
         assert!(json["generated"].as_u64().unwrap() >= json["expanded"].as_u64().unwrap());
-        assert!(json["time_ms"].as_f64().unwrap() >= 0.0);
+        let time_ms = json["time_ms"].as_f64().unwrap();
+        assert!(
+            time_ms.is_finite() && time_ms >= 0.0,
+            "{algorithm}: {time_ms}"
+        );
         let uses_heuristic = ["astar", "idastar", "greedy"].contains(&algorithm);
         assert_eq!(json["heuristic"].is_string(), uses_heuristic, "{algorithm}");
     }

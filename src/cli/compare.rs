@@ -161,7 +161,11 @@ fn print_text(
     rows: &[Row],
 ) -> std::io::Result<()> {
     match exact {
-        Some(d) => writeln!(out, "{start} -> {goal}: {d} moves (exact, from the table)")?,
+        Some(d) => writeln!(
+            out,
+            "{start} -> {goal}: {} (exact, from the table)",
+            super::query::moves(d.into())
+        )?,
         None => writeln!(
             out,
             "{start} -> {goal}: no table; optimal = guaranteed by the algorithm"

@@ -88,10 +88,10 @@ pub fn print_solution(
             };
             writeln!(
                 out,
-                "{} -> {}: {} moves ({quality}, {algorithm})",
+                "{} -> {}: {} ({quality}, {algorithm})",
                 solution.start(),
                 goal,
-                solution.len()
+                moves(solution.len())
             )?;
             for (step, state) in solution.path().iter().enumerate() {
                 writeln!(out)?;
@@ -102,14 +102,20 @@ pub fn print_solution(
                 writeln!(out, "{}", state.grid())?;
             }
             writeln!(out)?;
-            writeln!(
-                out,
-                "solved in {} moves: {}",
-                solution.len(),
-                solution.moves_string()
-            )?;
+            match solution.len() {
+                0 => writeln!(out, "solved in 0 moves: the start is the goal")?,
+                n => writeln!(out, "solved in {}: {}", moves(n), solution.moves_string())?,
+            }
         }
     }
     out.flush()?;
     Ok(())
+}
+
+/// `n` moves, in words: `1 move`, `31 moves`.
+pub fn moves(n: usize) -> String {
+    match n {
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    }
 }
