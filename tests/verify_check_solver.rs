@@ -148,3 +148,24 @@ fn a_solver_that_answers_too_few_lines_fails() {
         "{err}"
     );
 }
+
+#[test]
+fn a_solver_that_hangs_is_stopped_by_timeout_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = check_solver(
+        &["--count", "10", "--timeout", "1", "--", "sleep", "60"],
+        dir.path(),
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("check-solver: the solver was stopped after 1 s (--timeout)"),
+        "{err}"
+    );
+    assert!(out.contains("  malformed                   10\n"), "{out}");
+
+    let bad = check_solver(&["--timeout", "soon", "--", "cat"], dir.path());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--timeout must be a number of seconds"));
+}
