@@ -7,21 +7,9 @@ mod common;
 /// The two instances of Korf's 100 with the fewest IDA* nodes in his 1985 run, as
 /// `START,GOAL` lines (blank-first goal), with their published optimal lengths.
 fn easiest_korf_instances() -> Vec<(String, u64)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt"))
-        .expect("data/korf100.txt is part of the repository");
-    let mut rows: Vec<Vec<u64>> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
-        .collect();
-    rows.sort_by_key(|r| r[19]);
-    let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
-    rows.iter()
-        .take(2)
-        .map(|r| {
-            let start: Vec<String> = r[1..17].iter().map(|t| t.to_string()).collect();
-            (format!("{},{}", start.join(" "), goal.join(" ")), r[17])
-        })
+    common::easiest_korf_instances(2)
+        .into_iter()
+        .map(|korf| (format!("{},{}", korf.start, korf.goal), korf.optimal))
         .collect()
 }
 

@@ -357,6 +357,12 @@ pub struct VerifyArgs {
     /// How many of the worst lines the summary lists
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub worst: usize,
+
+    /// Per-line limit for boards without an exact table, whose exact distance is found by IDA*
+    /// with linear conflict: expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both. A
+    /// line that reaches it is `malformed`, saying so [default: 10s per line]
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
 }
 
 /// Output forms of `sample`.

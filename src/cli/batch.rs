@@ -20,8 +20,7 @@ use rayon::prelude::*;
 use npuzzle::table::file::TableBytes;
 use npuzzle::{Board, State, Table};
 
-use npuzzle::search::{self, Algorithm, Limits, Outcome};
-use npuzzle::HeuristicKind;
+use npuzzle::search::Limits;
 
 use super::args::{BatchArgs, BatchFormat};
 use super::batch_input::{self, InputForm, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS};
@@ -58,13 +57,7 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         goal,
         solve: args.solve,
         format: args.format,
-        search_limits: super::limits::limits(
-            &args.limit,
-            Limits {
-                max_expanded: None,
-                max_time: Some(std::time::Duration::from_secs(10)),
-            },
-        ),
+        search_limits: super::limits::limits(&args.limit, super::search::DEFAULT_LINE_LIMITS),
     };
     let work = |context: &mut Context| -> CommandResult {
         let mut out = BufWriter::with_capacity(1 << 20, out);
@@ -549,27 +542,18 @@ impl Answerer<'_> {
     /// Answers a question on a board without an exact table by IDA* with linear conflict
     /// (optimal, memory-light), within the per-line limits.
     fn search(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
-        let result = search::run(
-            Algorithm::IdaStar,
-            HeuristicKind::LinearConflict,
-            start,
-            goal,
-            self.settings.search_limits,
-        );
-        match result.outcome {
-            Outcome::Solved(solution) => {
+        match super::search::exact_by_search(start, goal, self.settings.search_limits) {
+            Ok(Some(solution)) => {
                 let length = u8::try_from(solution.len()).map_err(|_| {
-                    Miss::Failed(format!("a solution of {} moves is too long", solution.len()))
+                    Miss::Failed(format!(
+                        "a solution of {} moves is too long",
+                        solution.len()
+                    ))
                 })?;
                 Ok((length, self.settings.solve.then(|| solution.moves_string())))
             }
-            Outcome::Unsolvable => Err(Miss::Failed(unsolvable_reason(start, goal))),
-            Outcome::GaveUp(limit) => Err(Miss::Failed(format!(
-                "no exact table for the {} board, and the search gave up at its {} after {} expanded nodes (raise --limit)",
-                goal.board(),
-                limit,
-                result.expanded
-            ))),
+            Ok(None) => Err(Miss::Failed(unsolvable_reason(start, goal))),
+            Err(why) => Err(Miss::Failed(why)),
         }
     }
 }

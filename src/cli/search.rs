@@ -17,6 +17,42 @@ use super::{query, CommandResult, Context, Failure};
 /// given: about 1.5 GB of nodes and visited-state entries.
 pub const DEFAULT_MEMORY_BOUND_NODES: u64 = 10_000_000;
 
+/// The per-line limit of `batch` and `verify` on boards without a table, when none is given.
+pub const DEFAULT_LINE_LIMITS: Limits = Limits {
+    max_expanded: None,
+    max_time: Some(Duration::from_secs(10)),
+};
+
+/// The exact answer for a pair on a board without a table, found by IDA* with linear conflict
+/// (optimal, and its memory is one path, so many lines can search at once): `Ok(None)` for an
+/// unsolvable pair (decided by parity, nothing searched).
+///
+/// # Errors
+/// One line naming the board and the limit reached, for a search that gave up.
+pub fn exact_by_search(
+    start: &State,
+    goal: &State,
+    limits: Limits,
+) -> Result<Option<Solution>, String> {
+    let result = search::run(
+        Algorithm::IdaStar,
+        HeuristicKind::LinearConflict,
+        start,
+        goal,
+        limits,
+    );
+    match result.outcome {
+        Outcome::Solved(solution) => Ok(Some(solution)),
+        Outcome::Unsolvable => Ok(None),
+        Outcome::GaveUp(limit) => Err(format!(
+            "no exact table for the {} board, and the search gave up at its {} after {} expanded nodes (raise --limit)",
+            goal.board(),
+            limit,
+            result.expanded
+        )),
+    }
+}
+
 /// How a question will be answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {

@@ -12,13 +12,26 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use npuzzle::search::Limits;
 use npuzzle::verify::{judge, Policy, Verdict};
+use npuzzle::State;
 
 use super::args::VerifyArgs;
 use super::input::{board_option, parse_state};
 use super::verify_input::{Chunk, Defaults, Line, Source};
 use super::verify_report::{Claimed, Exact, Outcome, Report};
 use super::{CommandResult, Context, Failure};
+
+/// The exact distance of a pair on a board without a table, by IDA* with linear conflict.
+fn exact_by_search(start: &State, goal: &State, limits: Limits) -> Result<Option<u8>, String> {
+    let solution = super::search::exact_by_search(start, goal, limits)?;
+    solution
+        .map(|solution| {
+            u8::try_from(solution.len())
+                .map_err(|_| format!("a solution of {} moves is too long", solution.len()))
+        })
+        .transpose()
+}
 
 /// Runs `verify`.
 pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
@@ -31,6 +44,7 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
         .map(|text| parse_state("goal", text, board))
         .transpose()?;
     let defaults = Defaults { goal, board };
+    let search_limits = super::limits::limits(&args.limit, super::search::DEFAULT_LINE_LIMITS);
     let policy = if args.allow_suboptimal {
         Policy::AllowSuboptimal
     } else {
@@ -54,7 +68,7 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
             let context = &*context;
             let outcomes: Vec<Outcome> = lines
                 .par_iter()
-                .map(|line| judge_line(line, context))
+                .map(|line| judge_line(line, context, search_limits))
                 .collect();
             for outcome in &outcomes {
                 report.add(outcome)?;
@@ -81,8 +95,9 @@ fn open_tables(lines: &[Line], context: &mut Context) {
     }
 }
 
-/// Looks up the exact answer for the line's pair and judges its claim.
-fn judge_line(line: &Line, context: &Context) -> Outcome {
+/// Looks up the exact answer for the line's pair (from its table, else by a search within
+/// `search_limits`) and judges its claim.
+fn judge_line(line: &Line, context: &Context, search_limits: Limits) -> Outcome {
     let (start, goal) = match &line.pair {
         Ok(pair) => *pair,
         Err(why) => {
@@ -107,11 +122,19 @@ fn judge_line(line: &Line, context: &Context) -> Outcome {
             Ok(exact) => Ok(exact),
             Err(e) => Err(e.to_string()),
         },
-        None => Err(format!(
-            "no exact table for the {} board: verify covers boards of at most {} cells",
-            goal.board(),
-            super::context::MAX_TABLE_CELLS
-        )),
+        None => match &line.claim {
+            // A claim that cannot be read is malformed whatever the distance: skip the search.
+            Err(why) => {
+                return Outcome {
+                    line: line.number,
+                    verdict: Verdict::malformed(why.clone()),
+                    exact: Exact::Unknown,
+                    claimed,
+                    pair: Some((start, goal)),
+                }
+            }
+            Ok(_) => exact_by_search(&start, &goal, search_limits),
+        },
     };
     let (verdict, exact) = match (exact, &line.claim) {
         (Err(why), _) => (Verdict::malformed(why), Exact::Unknown),

@@ -38,3 +38,44 @@ pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
         .collect()
 }
+
+/// One of Korf's 100 random 15-puzzle instances, with its published optimal length.
+#[allow(dead_code)] // not every test binary solves 15-puzzles
+pub struct KorfInstance {
+    /// The start, tiles separated by spaces.
+    pub start: String,
+    /// Korf's goal: the blank first, then 1..15.
+    pub goal: String,
+    /// The published optimal length.
+    pub optimal: u64,
+}
+
+/// The `count` instances of Korf's 100 (data/korf100.txt) with the fewest IDA* nodes in his
+/// 1985 run: the quickest to solve, so tests stay fast.
+#[allow(dead_code)] // not every test binary solves 15-puzzles
+pub fn easiest_korf_instances(count: usize) -> Vec<KorfInstance> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt"))
+        .expect("data/korf100.txt is part of the repository");
+    let mut rows: Vec<Vec<u64>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
+        .collect();
+    rows.sort_by_key(|r| r[19]);
+    let join = |tiles: &[u64]| {
+        tiles
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let goal = join(&(0..16).collect::<Vec<u64>>());
+    rows.iter()
+        .take(count)
+        .map(|r| KorfInstance {
+            start: join(&r[1..17]),
+            goal: goal.clone(),
+            optimal: r[17],
+        })
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! `npuzzle verify` on boards without an exact table: the exact distance comes from IDA* with
+//! linear conflict, checked here against published optimal lengths (Korf's 15-puzzle
+//! instances), and every verdict still follows. A line whose search reaches `--limit` is
+//! `malformed`, saying so, and the other lines are judged.
+
+mod common;
+
+use npuzzle::heuristic::LinearConflict;
+use npuzzle::search::idastar::idastar;
+use npuzzle::{Limits, State};
+
+/// An optimal move string for `start` to `goal`, found by the library (not by the binary).
+fn optimal_moves(start: &str, goal: &str) -> String {
+    let start: State = start.parse().unwrap();
+    let goal: State = goal.parse().unwrap();
+    let found = idastar(&start, &LinearConflict::new(&goal), Limits::default());
+    found.solution().expect("solvable").moves_string()
+}
+
+#[test]
+fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
+    let korf = common::easiest_korf_instances(2);
+    let (a, b) = (&korf[0], &korf[1]);
+    let moves = optimal_moves(&a.start, &a.goal);
+    assert_eq!(
+        moves.len() as u64,
+        a.optimal,
+        "the library agrees with Korf"
+    );
+    // Korf's goal has the blank top-left: `R` then `L` there is legal and returns.
+    let detour = format!("{moves}RL");
+    // Two tiles swapped: the other parity class, so no solution exists.
+    let mut tiles: Vec<&str> = a.start.split(' ').collect();
+    let (i, j) = if tiles[0] != "0" && tiles[1] != "0" {
+        (0, 1)
+    } else {
+        (2, 3)
+    };
+    tiles.swap(i, j);
+    let swapped = tiles.join(" ");
+    let input = [
+        format!(
+            r#"{{"start":"{}","goal":"{}","moves":"{moves}"}}"#,
+            a.start, a.goal
+        ),
+        format!(
+            r#"{{"start":"{}","goal":"{}","moves":"{detour}"}}"#,
+            a.start, a.goal
+        ),
+        format!(
+            r#"{{"start":"{}","goal":"{}","length":{}}}"#,
+            b.start, b.goal, b.optimal
+        ),
+        format!(
+            r#"{{"start":"{}","goal":"{}","length":{}}}"#,
+            b.start,
+            b.goal,
+            b.optimal + 2
+        ),
+        format!(
+            r#"{{"start":"{swapped}","goal":"{}","unsolvable":true}}"#,
+            a.goal
+        ),
+        format!(
+            r#"{{"start":"{swapped}","goal":"{}","moves":"{moves}"}}"#,
+            a.goal
+        ),
+        format!(
+            r#"{{"start":"{}","goal":"{}","unsolvable":true}}"#,
+            a.start, a.goal
+        ),
+    ]
+    .join("\n");
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_with_stdin(&["verify", "-", "--format", "jsonl"], dir.path(), &input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "some lines are wrong on purpose"
+    );
+    let rows = common::json_lines(&out);
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "optimal",
+            "suboptimal",
+            "optimal",
+            "wrong-length",
+            "correct-unsolvable",
+            "false-solution",
+            "false-unsolvable",
+        ],
+        "{rows:#?}"
+    );
+    assert_eq!(rows[0]["exact"].as_u64(), Some(a.optimal));
+    assert_eq!(rows[1]["by"].as_u64(), Some(2));
+    assert_eq!(rows[2]["exact"].as_u64(), Some(b.optimal));
+    assert_eq!(rows[4]["exact"], "unsolvable");
+}
+
+#[test]
+fn a_line_whose_search_reaches_the_limit_is_malformed_and_the_others_are_judged() {
+    let korf = common::easiest_korf_instances(1);
+    let hard = &korf[0];
+    let input = format!(
+        "start,goal,length\n{},{},{}\n867254301,123456780,31\n",
+        hard.start, hard.goal, hard.optimal
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_with_stdin(
+        &["verify", "-", "--format", "jsonl", "--limit", "1000"],
+        dir.path(),
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let rows = common::json_lines(&out);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["verdict"], "malformed");
+    assert!(rows[0]["exact"].is_null());
+    let detail = rows[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("no exact table for the 4x4 board") && detail.contains("node limit"),
+        "{detail}"
+    );
+    assert_eq!(
+        rows[1]["verdict"], "optimal",
+        "the table still answers 3x3 lines"
+    );
+
+    let bad = common::run_with_stdin(&["verify", "-", "--limit", "soon"], dir.path(), &input);
+    assert_eq!(bad.status.code(), Some(2));
+}
