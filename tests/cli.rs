@@ -145,7 +145,7 @@ fn malformed_states_exit_2_with_one_line_naming_the_problem() {
     for (input, needle) in [
         ("12345678", "cells"),
         ("123456700", "repeated"),
-        ("1234567800", "10 cells"),
+        ("1234567800", "cell count 10"),
         ("123456789", "out of range"),
         ("12345678x", "column 9"),
         ("", "empty"),
