@@ -180,6 +180,18 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
     assert!(!not_png.exists());
 }
 
+/// Runs `check` with `args`, asserts that it passes, and returns its stdout.
+fn passing_check(args: &[&str], dir: &Path) -> String {
+    let out = npuzzle(args, dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
 /// Builds the default table into `dir` and returns its path.
 fn built_table(dir: &Path) -> std::path::PathBuf {
     let out = npuzzle(&["build"], dir);
@@ -204,14 +216,7 @@ fn check_passes_a_good_table_and_prints_what_it_holds() {
         vec!["check"],
         vec!["check", path.to_str().unwrap(), "--deep"],
     ] {
-        let out = npuzzle(&args, dir.path());
-        let stdout = text(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
+        let stdout = passing_check(&args, dir.path());
         assert!(stdout.contains("goal:          123456780\n"), "{stdout}");
         assert!(stdout.contains("entries:       181440\n"), "{stdout}");
         assert!(stdout.contains("max depth:     31\n"), "{stdout}");
@@ -351,14 +356,7 @@ fn check_finds_a_small_boards_table_by_size_and_names_the_build_command_when_mis
         vec!["check", "--size", "3x2"],
         vec!["check", "--size", "3x2", "--goal", "123450", "--deep"],
     ] {
-        let out = npuzzle(&args, dir.path());
-        let stdout = text(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
+        let stdout = passing_check(&args, dir.path());
         assert!(stdout.contains("goal:          123/450\n"), "{stdout}");
         assert!(stdout.contains("entries:       360\n"), "{stdout}");
     }
