@@ -145,11 +145,13 @@ pub enum VerdictKind {
     FalseSolution,
     /// See [`Verdict::Malformed`].
     Malformed,
+    /// See [`Verdict::Unverified`].
+    Unverified,
 }
 
 impl VerdictKind {
     /// Every kind, passing ones first, in the order summaries list them.
-    pub const ALL: [VerdictKind; 9] = [
+    pub const ALL: [VerdictKind; 10] = [
         VerdictKind::Optimal,
         VerdictKind::CorrectUnsolvable,
         VerdictKind::Suboptimal,
@@ -159,6 +161,7 @@ impl VerdictKind {
         VerdictKind::FalseUnsolvable,
         VerdictKind::FalseSolution,
         VerdictKind::Malformed,
+        VerdictKind::Unverified,
     ];
 
     /// The stable name printed and written to JSON, for example `illegal-move`.
@@ -173,6 +176,7 @@ impl VerdictKind {
             VerdictKind::FalseUnsolvable => "false-unsolvable",
             VerdictKind::FalseSolution => "false-solution",
             VerdictKind::Malformed => "malformed",
+            VerdictKind::Unverified => "unverified",
         }
     }
 
@@ -241,6 +245,12 @@ pub enum Verdict {
     },
     /// Rightly claims there is no solution; it passes like [`Verdict::Optimal`].
     CorrectUnsolvable,
+    /// The answer was read, but its exact distance could not be found (on a board without a
+    /// table, the search for it reached its limit): neither right nor wrong, and not a pass.
+    Unverified {
+        /// Why.
+        why: String,
+    },
 }
 
 impl Verdict {
@@ -261,6 +271,7 @@ impl Verdict {
             Verdict::FalseSolution => VerdictKind::FalseSolution,
             Verdict::Malformed { .. } => VerdictKind::Malformed,
             Verdict::CorrectUnsolvable => VerdictKind::CorrectUnsolvable,
+            Verdict::Unverified { .. } => VerdictKind::Unverified,
         }
     }
 
@@ -276,12 +287,14 @@ impl Verdict {
 
     /// How bad the verdict is, for listing the worst answers first: larger is worse.
     /// Wrong claims about solvability and illegal moves come first, then wrong ends and
-    /// lengths, then unreadable lines, then suboptimal answers by how much they overshoot.
+    /// lengths, then unreadable lines, then unverified ones, then suboptimal answers by how
+    /// much they overshoot.
     pub fn severity(&self) -> (u8, u32) {
         match self {
             Verdict::Optimal | Verdict::CorrectUnsolvable => (0, 0),
             Verdict::Suboptimal { by } => (1, *by),
-            Verdict::Malformed { .. } => (2, 0),
+            Verdict::Unverified { .. } => (2, 0),
+            Verdict::Malformed { .. } => (2, 1),
             Verdict::WrongLength { .. } => (3, 0),
             Verdict::WrongEnd { .. } => (4, 0),
             Verdict::IllegalMove { .. } => (5, 0),
@@ -311,7 +324,7 @@ impl Verdict {
                 "claimed a solution, but start and goal are in different parity classes: no solution exists"
                     .to_string(),
             ),
-            Verdict::Malformed { why } => Some(why.clone()),
+            Verdict::Malformed { why } | Verdict::Unverified { why } => Some(why.clone()),
         }
     }
 }

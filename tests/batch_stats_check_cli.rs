@@ -158,10 +158,18 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let unwritable = dir.path().join("no/such/dir/plot.svg");
     let not_png = dir.path().join("plot.txt");
+    let svg = dir.path().join("plot.svg");
+    let svg_then_not_png = vec![
+        "stats",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--png",
+        not_png.to_str().unwrap(),
+    ];
     for args in [
         vec!["stats", "--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
         vec!["stats", "--svg", unwritable.to_str().unwrap()],
-        vec!["stats", "--png", not_png.to_str().unwrap()],
+        svg_then_not_png.clone(),
     ] {
         let out = npuzzle(&args, dir.path());
         let stderr = text(&out.stderr);
@@ -172,12 +180,15 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
         );
         assert!(out.stdout.is_empty());
     }
-    let stderr = text(&npuzzle(&["stats", "--png", not_png.to_str().unwrap()], dir.path()).stderr);
+    let stderr = text(&npuzzle(&svg_then_not_png, dir.path()).stderr);
     assert!(
         stderr.contains("--png needs a file name ending in .png"),
         "{stderr}"
     );
-    assert!(!not_png.exists());
+    assert!(
+        !svg.exists(),
+        "the bad --png name is refused before the SVG is drawn"
+    );
 }
 
 /// Runs `check` with `args`, asserts that it passes, and returns its stdout.
@@ -348,6 +359,20 @@ fn check_finds_a_small_boards_table_by_size_and_names_the_build_command_when_mis
     assert!(
         stderr.contains("npuzzle build --size 3x2"),
         "the hint names the command that builds the table: {stderr}"
+    );
+
+    let spaced = npuzzle(&["check", "--goal", "1 2 3/4 5 0"], dir.path());
+    assert!(
+        text(&spaced.stderr).contains("npuzzle build --goal '1 2 3/4 5 0'`"),
+        "a goal with spaces is quoted in the hint: {}",
+        text(&spaced.stderr)
+    );
+    let too_big = npuzzle(&["check", "--size", "4x4"], dir.path());
+    assert_eq!(too_big.status.code(), Some(2));
+    assert!(
+        text(&too_big.stderr).contains("no exact table for the 4x4 board"),
+        "not a hint to build a table that cannot be built: {}",
+        text(&too_big.stderr)
     );
 
     let built = npuzzle(&["build", "--size", "3x2"], dir.path());

@@ -165,7 +165,14 @@ fn a_solver_that_hangs_is_stopped_by_timeout_and_fails() {
     );
     assert!(out.contains("  malformed                   10\n"), "{out}");
 
-    let bad = check_solver(&["--timeout", "soon", "--", "cat"], dir.path());
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--timeout must be a number of seconds"));
+    // Coreutils reads 0 as "no timeout": refused, like any other non-positive value.
+    for value in ["soon", "0", "0.0", "-1"] {
+        let bad = check_solver(&["--timeout", value, "--", "cat"], dir.path());
+        assert_eq!(bad.status.code(), Some(2), "--timeout {value}");
+        assert!(
+            String::from_utf8_lossy(&bad.stderr)
+                .contains("--timeout must be a positive number of seconds"),
+            "--timeout {value}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! `npuzzle verify` on boards without an exact table: the exact distance comes from IDA* with
 //! linear conflict, checked here against published optimal lengths (Korf's 15-puzzle
 //! instances), and every verdict still follows. A line whose search reaches `--limit` is
-//! `malformed`, saying so, and the other lines are judged.
+//! `unverified`, saying so, and the other lines are judged.
 
 mod common;
 
@@ -103,12 +103,12 @@ fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
 }
 
 #[test]
-fn a_line_whose_search_reaches_the_limit_is_malformed_and_the_others_are_judged() {
+fn a_line_whose_search_reaches_the_limit_is_unverified_and_the_others_are_judged() {
     let korf = common::easiest_korf_instances(1);
-    let hard = &korf[0];
+    let instance = &korf[0];
     let input = format!(
         "start,goal,length\n{},{},{}\n867254301,123456780,31\n",
-        hard.start, hard.goal, hard.optimal
+        instance.start, instance.goal, instance.optimal
     );
     let dir = tempfile::tempdir().unwrap();
     let out = common::run_with_stdin(
@@ -119,7 +119,7 @@ fn a_line_whose_search_reaches_the_limit_is_malformed_and_the_others_are_judged(
     assert_eq!(out.status.code(), Some(1));
     let rows = common::json_lines(&out);
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0]["verdict"], "malformed");
+    assert_eq!(rows[0]["verdict"], "unverified");
     assert!(rows[0]["exact"].is_null());
     let detail = rows[0]["detail"].as_str().unwrap();
     assert!(
@@ -130,6 +130,16 @@ fn a_line_whose_search_reaches_the_limit_is_malformed_and_the_others_are_judged(
         rows[1]["verdict"], "optimal",
         "the table still answers 3x3 lines"
     );
+
+    // The summary counts it apart from malformed lines, and it does not pass.
+    let summary = common::run_with_stdin(&["verify", "-", "--limit", "1000"], dir.path(), &input);
+    assert_eq!(summary.status.code(), Some(1));
+    let text = String::from_utf8(summary.stdout).unwrap();
+    assert!(
+        text.contains("  unverified                   1\n"),
+        "{text}"
+    );
+    assert!(!text.contains("malformed"), "{text}");
 
     let bad = common::run_with_stdin(&["verify", "-", "--limit", "soon"], dir.path(), &input);
     assert_eq!(bad.status.code(), Some(2));

@@ -281,8 +281,9 @@ pub struct BatchArgs {
     pub threads: Option<usize>,
 
     /// Per-line limit for boards without an exact table (answered by IDA* with linear
-    /// conflict): expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both. A line that
-    /// reaches it gets a row with the error [default: 10s per line]
+    /// conflict): expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both (a kind not
+    /// given keeps its default). A line that reaches it gets a row with the error [default:
+    /// 10s per line]
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
 }
@@ -317,7 +318,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub deep: bool,
 
-    /// The goal the table must serve [default: 1..n row-major, blank last, e.g. 123456780]
+    /// Also check that the table serves this goal; without FILE, it chooses the table to check
+    /// [default without FILE: 1..n row-major, blank last, e.g. 123456780]
     #[arg(long, short, value_name = "GOAL")]
     pub goal: Option<String>,
 
@@ -359,8 +361,9 @@ pub struct VerifyArgs {
     pub worst: usize,
 
     /// Per-line limit for boards without an exact table, whose exact distance is found by IDA*
-    /// with linear conflict: expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both. A
-    /// line that reaches it is `malformed`, saying so [default: 10s per line]
+    /// with linear conflict: expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both (a
+    /// kind not given keeps its default). A line that reaches it is `unverified`, saying so
+    /// [default: 10s per line]
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
 }

@@ -26,11 +26,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             None => State::goal(size.unwrap_or(Board::THREE_BY_THREE)),
         };
         if !Context::has_tables(goal.board()) {
-            return Err(Failure::usage(format!(
-                "no exact table for the {} board: tables are built for boards of at most {} cells",
-                goal.board(),
-                super::context::MAX_TABLE_CELLS
-            )));
+            return Err(Context::no_table(goal.board()));
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };

@@ -22,6 +22,11 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         Some(text) => Some(parse_state("goal", text, size)?),
         None => size.map(State::goal),
     };
+    if let Some(goal) = &goal {
+        if !Context::has_tables(goal.board()) {
+            return Err(Context::no_table(goal.board()));
+        }
+    }
     let path: PathBuf = match &args.file {
         Some(path) => path.clone(),
         None => {
@@ -111,7 +116,12 @@ fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
 fn build_options(args: &CheckArgs) -> String {
     let mut options = String::new();
     if let Some(goal) = &args.goal {
-        options.push_str(&format!(" --goal {goal}"));
+        // Quoted when it holds spaces or `/`, so the hint can be pasted as it is.
+        if goal.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.' && c != ',') {
+            options.push_str(&format!(" --goal '{goal}'"));
+        } else {
+            options.push_str(&format!(" --goal {goal}"));
+        }
     }
     if let Some(size) = &args.size {
         options.push_str(&format!(" --size {size}"));

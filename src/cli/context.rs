@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use npuzzle::table::file::{self, Notice, TableBytes};
 use npuzzle::{Board, BuildOptions, State, Table};
 
-use super::Cli;
+use super::{Cli, Failure};
 
 /// Boards the command line keeps exact tables for: at most this many cells (3x3 and smaller),
 /// because a table for 4x3 would hold 239 million entries.
@@ -40,6 +40,14 @@ impl Context {
     /// Whether exact tables are kept for `board`.
     pub fn has_tables(board: Board) -> bool {
         board.cells() <= MAX_TABLE_CELLS
+    }
+
+    /// The usage error of a command that needs an exact table for `board`, which has none.
+    pub fn no_table(board: Board) -> Failure {
+        Failure::usage(format!(
+            "no exact table for the {board} board: tables cover boards of at most \
+             {MAX_TABLE_CELLS} cells"
+        ))
     }
 
     /// The table serving `goal`: the canonical table with the same blank cell, opened from the

@@ -62,18 +62,15 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
         depths,
         unsolvable: args.unsolvable,
     };
+    // Sampling by depth draws from a table.
+    let table = context
+        .table_for(&goal)
+        .ok_or_else(|| Context::no_table(goal.board()))?;
     let seed = args.seed.unwrap_or_else(|| {
         let seed = fresh_seed();
         eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
         seed
     });
-    let table = context.table_for(&goal).ok_or_else(|| {
-        Failure::usage(format!(
-            "no exact table for the {} board: sample draws from tables, which cover boards of at most {} cells",
-            goal.board(),
-            super::context::MAX_TABLE_CELLS
-        ))
-    })?;
     let instances =
         sample(table, &goal, &options, seed).map_err(|e| Failure::usage(e.to_string()))?;
     let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

@@ -52,6 +52,10 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
         Some(text) => parse_state("goal", text, board)?,
         None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
     };
+    // Refused before anything is written, so that no plot is left half done.
+    if let Some(path) = &args.png {
+        stats_plot::check_png_name(path).map_err(Failure::usage)?;
+    }
     let stats = compute(&goal, context)?;
     let plot = PlotData {
         title: format!(
@@ -82,13 +86,9 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
 
 /// Reads the counts from the goal's table and finds the farthest states.
 pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
-    let table = context.table_for(goal).ok_or_else(|| {
-        Failure::usage(format!(
-            "no exact table for the {} board (tables cover boards of at most {} cells)",
-            goal.board(),
-            super::context::MAX_TABLE_CELLS
-        ))
-    })?;
+    let table = context
+        .table_for(goal)
+        .ok_or_else(|| Context::no_table(goal.board()))?;
     let header = table.header();
     let counts = header.counts.clone();
     let total: u64 = counts.iter().sum();

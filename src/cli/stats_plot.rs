@@ -34,20 +34,29 @@ pub fn write_svg(path: &Path, data: &PlotData) -> Result<(), String> {
 /// # Errors
 /// The one-line reason the plot could not be drawn or written.
 pub fn write_png(path: &Path, data: &PlotData) -> Result<(), String> {
-    // The bitmap encoder picks the image format from the extension; say so plainly rather
-    // than pass on its nested error.
-    let is_png = path
-        .extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("png"));
-    if !is_png {
-        return Err(format!(
-            "cannot draw {}: --png needs a file name ending in .png",
-            path.display()
-        ));
-    }
+    check_png_name(path)?;
     register_font()?;
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     draw(&root, data).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+}
+
+/// Refuses a `--png` name without the `.png` extension: the bitmap encoder picks the image
+/// format from the extension, and its nested error would not say so plainly.
+///
+/// # Errors
+/// The one-line reason.
+pub fn check_png_name(path: &Path) -> Result<(), String> {
+    let is_png = path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("png"));
+    if is_png {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot draw {}: --png needs a file name ending in .png",
+            path.display()
+        ))
+    }
 }
 
 /// Makes the embedded font the plots' `sans-serif`, once per run.

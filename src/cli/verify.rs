@@ -117,27 +117,18 @@ fn judge_line(line: &Line, context: &Context, search_limits: Limits) -> Outcome 
             .map_or(Claimed::Nothing, Claimed::Moves),
         Err(_) => Claimed::Nothing,
     };
-    let exact = match context.loaded_table(&goal) {
-        Some(table) => match table.distance_to(&start, &goal) {
-            Ok(exact) => Ok(exact),
-            Err(e) => Err(e.to_string()),
-        },
-        None => match &line.claim {
-            // A claim that cannot be read is malformed whatever the distance: skip the search.
-            Err(why) => {
-                return Outcome {
-                    line: line.number,
-                    verdict: Verdict::malformed(why.clone()),
-                    exact: Exact::Unknown,
-                    claimed,
-                    pair: Some((start, goal)),
-                }
-            }
-            Ok(_) => exact_by_search(&start, &goal, search_limits),
-        },
+    let exact = match (context.loaded_table(&goal), &line.claim) {
+        (Some(table), _) => table
+            .distance_to(&start, &goal)
+            .map_err(|e| Verdict::malformed(e.to_string())),
+        // A claim that cannot be read is malformed whatever the distance: skip the search.
+        (None, Err(why)) => Err(Verdict::malformed(why.clone())),
+        (None, Ok(_)) => {
+            exact_by_search(&start, &goal, search_limits).map_err(|why| Verdict::Unverified { why })
+        }
     };
     let (verdict, exact) = match (exact, &line.claim) {
-        (Err(why), _) => (Verdict::malformed(why), Exact::Unknown),
+        (Err(verdict), _) => (verdict, Exact::Unknown),
         (Ok(exact), claim) => {
             let verdict = match claim {
                 Ok(claim) => judge(&start, &goal, exact, claim),
