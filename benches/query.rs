@@ -8,6 +8,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::rng::SplitMix64;
+use npuzzle::sample::{sample, SampleOptions};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 fn query(c: &mut Criterion) {
@@ -64,6 +65,33 @@ fn query(c: &mut Criterion) {
         })
     });
     solve.finish();
+
+    // The instance set slidy 0.7's `Solver3x3Stm` was timed on (BENCHMARKS.md, "Against
+    // slidy"): what `npuzzle sample --seed 2026` prints with `--count 200 --min-depth 20`
+    // and with `--count 50 --depth 31`.
+    let drawn = |count: u64, depths: std::ops::RangeInclusive<u8>| {
+        let options = SampleOptions {
+            count,
+            depths,
+            unsolvable: 0,
+        };
+        sample(&table, &goal, &options, 2026)
+            .expect("valid options")
+            .map(|instance| instance.start)
+            .collect::<Vec<State>>()
+    };
+    let mut same = drawn(200, 20..=u8::MAX);
+    same.extend(drawn(50, 31..=31));
+    let mut versus = c.benchmark_group("vs_slidy_same_250_instances");
+    versus.throughput(Throughput::Elements(same.len() as u64));
+    versus.bench_function("solve_each", |b| {
+        b.iter(|| {
+            same.iter()
+                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    versus.finish();
 }
 
 criterion_group!(benches, query);
