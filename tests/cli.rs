@@ -159,6 +159,26 @@ fn malformed_states_exit_2_with_one_line_naming_the_problem() {
     }
     let out = npuzzle(dir.path(), &["solve"]);
     assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "npuzzle: the following required arguments were not provided: <START> (see `npuzzle --help`)\n",
+        "the message names what is missing"
+    );
+}
+
+#[test]
+fn no_command_is_one_line_naming_the_commands() {
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("npuzzle: no command given: one of build, distance, solve"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -182,6 +202,15 @@ fn the_data_directory_comes_from_the_option_before_or_after_the_command_or_the_e
         .unwrap();
     assert_eq!(stdout(&out), "1\n", "{}", stderr(&out));
     assert!(from_env.join("3x3-123456780.npt").is_file());
+
+    // An empty variable (a shell's `NPUZZLE_DATA_DIR=`) counts as unset: the default serves.
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["distance", "123456708"])
+        .env("NPUZZLE_DATA_DIR", "")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "1\n");
 }
 
 #[test]

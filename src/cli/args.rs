@@ -14,9 +14,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(name = "npuzzle", version, about, long_about)]
 pub struct Cli {
-    /// Directory holding the tables [default: the checkout's data/, else $XDG_CACHE_HOME/npuzzle,
-    /// else ~/.cache/npuzzle]
-    #[arg(long, global = true, env = "NPUZZLE_DATA_DIR", value_name = "DIR")]
+    /// Directory holding the tables, else $NPUZZLE_DATA_DIR [default: the checkout's data/,
+    /// else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle]
+    #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
     /// The command to run.

@@ -19,14 +19,17 @@ pub struct Context {
 }
 
 impl Context {
-    /// The context for the parsed command line: `--data-dir`, else `NPUZZLE_DATA_DIR` (clap
-    /// reads both), else the documented default.
+    /// The context for the parsed command line: `--data-dir`, else `NPUZZLE_DATA_DIR`, else
+    /// the documented default. An empty value counts as unset, as an empty `XDG_CACHE_HOME`
+    /// does (a shell's `NPUZZLE_DATA_DIR=` must not break every command).
     pub fn new(cli: &Cli) -> Context {
+        let from_env = || std::env::var_os("NPUZZLE_DATA_DIR").map(PathBuf::from);
         Context {
             data_dir: cli
                 .data_dir
                 .clone()
                 .filter(|d| !d.as_os_str().is_empty())
+                .or_else(|| from_env().filter(|d| !d.as_os_str().is_empty()))
                 .unwrap_or_else(file::default_data_dir),
             tables: HashMap::new(),
         }

@@ -112,7 +112,14 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = error.print();
+            let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+                .get_subcommands()
+                .map(|command| command.get_name().to_string())
+                .collect();
+            eprintln!(
+                "npuzzle: no command given: one of {} (see `npuzzle --help`)",
+                commands.join(", ")
+            );
             ExitCode::from(2)
         }
         _ => {
@@ -120,11 +127,17 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let first = lines.next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            let values = lines
-                .find(|l| l.starts_with("[possible values"))
-                .map(|l| format!(" {l}"))
-                .unwrap_or_default();
-            eprintln!("npuzzle: {first}{values} (see `npuzzle --help`)");
+            // clap lists what is missing, or the accepted values, on the lines that follow.
+            let more = if error.kind() == ErrorKind::MissingRequiredArgument {
+                let missing: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).collect();
+                format!(" {}", missing.join(", "))
+            } else {
+                lines
+                    .find(|l| l.starts_with("[possible values"))
+                    .map(|l| format!(" {l}"))
+                    .unwrap_or_default()
+            };
+            eprintln!("npuzzle: {first}{more} (see `npuzzle --help`)");
             ExitCode::from(2)
         }
     }
