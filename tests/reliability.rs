@@ -300,3 +300,85 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
         }
     }
 }
+
+/// A command for `binary` that file modes bind: as it is for an ordinary user; for root (whom
+/// modes do not stop) through `setpriv` as the unprivileged `nobody` (65534). Fails loudly
+/// when root has no `setpriv`: a skipped check would look like a passing one.
+fn unprivileged(binary: &Path) -> Command {
+    use std::os::unix::fs::MetadataExt;
+    let is_root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
+    if !is_root {
+        return Command::new(binary);
+    }
+    let setpriv = Command::new("setpriv").arg("--version").output();
+    assert!(
+        setpriv.is_ok_and(|o| o.status.success()),
+        "running as root, this test needs `setpriv` (util-linux) to drop privileges; .ci/run installs it"
+    );
+    let mut command = Command::new("setpriv");
+    command
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(binary);
+    command
+}
+
+#[test]
+fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answer() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    // Everything the unprivileged user runs or reads lives in one open directory, the binary
+    // included (the checkout may sit where that user cannot reach).
+    let temp = tempfile::tempdir().unwrap();
+    mode(temp.path(), 0o755);
+    let binary = temp.path().join("npuzzle");
+    std::fs::copy(env!("CARGO_BIN_EXE_npuzzle"), &binary).unwrap();
+    mode(&binary, 0o755);
+    let run = |args: &[&str], data_dir: &Path| {
+        unprivileged(&binary)
+            .args(args)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .env_remove("NPUZZLE_DATA_DIR")
+            .output()
+            .unwrap()
+    };
+
+    let read_only = temp.path().join("read-only");
+    std::fs::create_dir(&read_only).unwrap();
+    mode(&read_only, 0o555);
+    let out = run(&["distance", "867254301"], &read_only);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout), "31\n");
+    assert!(
+        stderr.contains("Permission denied") && stderr.contains("in memory"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    let open = temp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    mode(&open, 0o777);
+    let built = npuzzle(&open, &["build"]).output().unwrap();
+    assert_eq!(built.status.code(), Some(0));
+    let table = table_path(&open);
+    mode(&table, 0o000);
+    let out = run(&["check", table.to_str().unwrap()], &open);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("npuzzle: cannot read table") && stderr.contains("Permission denied"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let out = run(&["distance", "867254301"], &open);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout), "31\n");
+    assert!(
+        stderr.contains("Permission denied") && stderr.contains("in memory"),
+        "{stderr}"
+    );
+}
