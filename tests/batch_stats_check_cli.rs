@@ -157,6 +157,7 @@ fn stats_draws_svg_and_png_plots_with_a_title_naming_the_goal() {
 fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let unwritable = dir.path().join("no/such/dir/plot.svg");
+    let unwritable_png = dir.path().join("no/such/dir/plot.png");
     let not_png = dir.path().join("plot.txt");
     let svg = dir.path().join("plot.svg");
     let svg_then_not_png = vec![
@@ -169,6 +170,7 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
     for args in [
         vec!["stats", "--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
         vec!["stats", "--svg", unwritable.to_str().unwrap()],
+        vec!["stats", "--png", unwritable_png.to_str().unwrap()],
         svg_then_not_png.clone(),
     ] {
         let out = npuzzle(&args, dir.path());
@@ -179,6 +181,17 @@ fn stats_refuses_what_it_cannot_do_with_exit_code_2() {
             "{stderr}"
         );
         assert!(out.stdout.is_empty());
+    }
+    for (flag, path) in [("--svg", &unwritable), ("--png", &unwritable_png)] {
+        let stderr = text(&npuzzle(&["stats", flag, path.to_str().unwrap()], dir.path()).stderr);
+        assert_eq!(
+            stderr,
+            format!(
+                "npuzzle: cannot write {}: No such file or directory (os error 2)\n",
+                path.display()
+            ),
+            "the system's reason, not the drawing backend's debug text"
+        );
     }
     let stderr = text(&npuzzle(&svg_then_not_png, dir.path()).stderr);
     assert!(

@@ -52,9 +52,12 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
         Some(text) => parse_state("goal", text, board)?,
         None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
     };
-    // Refused before anything is written, so that no plot is left half done.
+    // Refused before anything is drawn, so that no plot is left half done.
     if let Some(path) = &args.png {
         stats_plot::check_png_name(path).map_err(Failure::usage)?;
+    }
+    for path in args.svg.iter().chain(&args.png) {
+        stats_plot::check_writable(path).map_err(Failure::usage)?;
     }
     let stats = compute(&goal, context)?;
     let plot = PlotData {

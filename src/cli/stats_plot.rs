@@ -59,6 +59,18 @@ pub fn check_png_name(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Creates (or truncates) the plot's file, so that a missing folder or a missing permission
+/// is reported as the system says it, before anything is drawn (the drawing backends wrap
+/// such errors in their own debug text).
+///
+/// # Errors
+/// The one-line reason the file cannot be written.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    std::fs::File::create(path)
+        .map(drop)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// Makes the embedded font the plots' `sans-serif`, once per run.
 fn register_font() -> Result<(), String> {
     static ONCE: Once = Once::new();
