@@ -61,7 +61,12 @@ fn solve_with_every_algorithm_reports_a_path_and_its_cost_in_json() {
         assert_eq!(json["algorithm"], algorithm);
         let moves = json["moves"].as_str().unwrap();
         assert_eq!(replay(&start, moves), goal, "{algorithm}");
-        assert_eq!(json["distance"].as_u64(), Some(moves.len() as u64));
+        assert_eq!(json["length"].as_u64(), Some(moves.len() as u64));
+        assert_eq!(
+            json["distance"].as_u64(),
+            Some(exact),
+            "{algorithm}: distance is the exact distance, whatever path was found"
+        );
         assert_eq!(json["table_distance"].as_u64(), Some(exact), "{algorithm}");
         assert_eq!(json["optimal"].as_bool(), Some(moves.len() as u64 == exact));
         if algorithm != "greedy" {
@@ -303,4 +308,29 @@ fn a_search_that_gives_up_exits_1_and_bad_options_exit_2() {
         );
         assert!(stdout(&output).is_empty());
     }
+}
+
+#[test]
+fn a_greedy_path_without_a_table_has_a_length_but_no_known_distance() {
+    let start = "5 1 3 4 2 6 7 8 9 10 11 12 13 14 15 0";
+    let (output, _dir) = npuzzle(&["solve", start, "-a", "greedy", "-f", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let moves = json["moves"].as_str().unwrap();
+    let goal: State = json["goal"].as_str().unwrap().parse().unwrap();
+    assert_eq!(replay(&start.parse().unwrap(), moves), goal);
+    assert_eq!(json["length"].as_u64(), Some(moves.len() as u64));
+    assert!(json["table_distance"].is_null());
+    assert_eq!(json["optimal"], false, "greedy proves nothing");
+    assert!(
+        json["distance"].is_null(),
+        "the exact distance is unknown: {json}"
+    );
+
+    let (text, _dir) = npuzzle(&["solve", "867254301", "-a", "greedy"]);
+    let first = stdout(&text).lines().next().unwrap().to_string();
+    assert!(
+        first.contains("not optimal: the exact distance is 31"),
+        "{first}"
+    );
 }

@@ -12,8 +12,12 @@ pub struct SolveJson {
     pub start: String,
     /// The goal.
     pub goal: String,
-    /// The length of the solution found.
-    pub distance: usize,
+    /// The exact (optimal) distance where it is known: the solution's length when it is
+    /// optimal, else the table's distance, else null (a greedy path on a board without a
+    /// table).
+    pub distance: Option<usize>,
+    /// The number of moves of the solution found (equal to `distance` when it is optimal).
+    pub length: usize,
     /// The blank's moves, e.g. `LURD`.
     pub moves: String,
     /// Every state from start to goal.
@@ -43,17 +47,19 @@ pub struct SearchStatsJson {
 }
 
 impl SolveJson {
-    /// The JSON form of `solution`.
+    /// The JSON form of `solution`; `exact` is the optimal distance where known otherwise.
     pub fn new(
         solution: &Solution,
         goal: &npuzzle::State,
         algorithm: &str,
         optimal: bool,
+        exact: Option<usize>,
     ) -> SolveJson {
         SolveJson {
             start: solution.start().to_string(),
             goal: goal.to_string(),
-            distance: solution.len(),
+            distance: if optimal { Some(solution.len()) } else { exact },
+            length: solution.len(),
             moves: solution.moves_string(),
             path: solution.path().iter().map(|s| s.to_string()).collect(),
             algorithm: algorithm.to_string(),

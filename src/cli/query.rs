@@ -32,7 +32,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     }
     let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
     let solution = table_solution(table, &start, &goal)?;
-    print_solution(&solution, &goal, args.format, "table", true)
+    print_solution(&solution, &goal, args.format, "table", true, None)
 }
 
 /// The table's solution from `start` to `goal`: exit 1 for an unsolvable pair, and exit 2 with
@@ -64,27 +64,29 @@ fn no_table(goal: &State) -> Failure {
     ))
 }
 
-/// Writes `solution` to stdout in `format`.
+/// Writes `solution` to stdout in `format`; `exact` is the optimal distance where it is known
+/// and the solution is not optimal.
 pub fn print_solution(
     solution: &Solution,
     goal: &State,
     format: SolveFormat,
     algorithm: &str,
     optimal: bool,
+    exact: Option<usize>,
 ) -> CommandResult {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         SolveFormat::Moves => writeln!(out, "{}", solution.moves_string())?,
         SolveFormat::Json => {
-            let json = SolveJson::new(solution, goal, algorithm, optimal);
+            let json = SolveJson::new(solution, goal, algorithm, optimal, exact);
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         SolveFormat::Text => {
-            let quality = if optimal {
-                "optimal"
-            } else {
-                "not proven optimal"
+            let quality = match (optimal, exact) {
+                (true, _) => "optimal".to_string(),
+                (false, Some(exact)) => format!("not optimal: the exact distance is {exact}"),
+                (false, None) => "not proven optimal".to_string(),
             };
             writeln!(
                 out,

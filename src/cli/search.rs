@@ -262,14 +262,27 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         None => algorithm.to_string(),
     };
     if args.format == SolveFormat::Json {
-        let mut json = SolveJson::new(&found.solution, &goal, algorithm, optimal);
+        let mut json = SolveJson::new(
+            &found.solution,
+            &goal,
+            algorithm,
+            optimal,
+            exact.map(usize::from),
+        );
         json.stats = Some(stats);
         let mut out = std::io::stdout().lock();
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
         writeln!(out)?;
         return Ok(());
     }
-    query::print_solution(&found.solution, &goal, args.format, &label, optimal)?;
+    query::print_solution(
+        &found.solution,
+        &goal,
+        args.format,
+        &label,
+        optimal,
+        exact.map(usize::from),
+    )?;
     if args.stats {
         let verdict = match exact {
             Some(d) if optimal => format!("yes (the table says {d})"),
