@@ -15,7 +15,9 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
     if !start.can_reach(&goal) {
         return Err(Failure::negative(unsolvable_reason(&start, &goal)));
     }
-    let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
+    let table = context
+        .table_for(&goal)
+        .ok_or_else(|| Context::no_table(goal.board()))?;
     let distance = table
         .distance_to(&start, &goal)
         .map_err(|e| Failure::usage(e.to_string()))?
@@ -30,7 +32,9 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     if !start.can_reach(&goal) {
         return Err(Failure::negative(unsolvable_reason(&start, &goal)));
     }
-    let table = context.table_for(&goal).ok_or_else(|| no_table(&goal))?;
+    let table = context
+        .table_for(&goal)
+        .ok_or_else(|| Context::no_table(goal.board()))?;
     let solution = table_solution(table, &start, &goal)?;
     print_solution(&solution, &goal, args.format, "table", true, None)
 }
@@ -55,13 +59,6 @@ pub fn table_solution<D: AsRef<[u8]>>(
                 table.goal()
             ))
         })
-}
-
-fn no_table(goal: &State) -> Failure {
-    Failure::usage(format!(
-        "no exact table for the {} board (tables cover boards of at most 9 cells)",
-        goal.board()
-    ))
 }
 
 /// Writes `solution` to stdout in `format`; `exact` is the optimal distance where it is known
