@@ -2,8 +2,8 @@
 //!
 //! Data flow: the input is read a bounded block at a time (plain lines: [`BLOCK_BYTES`]; CSV or
 //! JSON lines: [`CHUNK_RECORDS`] records); a block is cut into pieces that rayon answers in
-//! parallel, each piece formatting its own rows into a byte buffer; the buffers are then
-//! written in order. Memory stays flat: one block in, one block of rows out.
+//! parallel, each piece formatting its own rows into a byte buffer (`batch_rows::Sink`); the
+//! buffers are then written in order. Memory stays flat: one block in, one block of rows out.
 //!
 //! Tables come from the [`Context`]. A piece that meets a goal whose table is not open yet
 //! stops and names the goals it needs; they are opened (or built) on the main thread and the
@@ -24,8 +24,8 @@ use npuzzle::search::Limits;
 
 use super::args::{BatchArgs, BatchFormat};
 use super::batch_input::{self, InputForm, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS};
-use super::input::{board_option, parse_state, shorten, state_error, unsolvable_reason};
-use super::output::BatchRow;
+use super::batch_rows::{write_header, PieceDone, Sink};
+use super::input::{board_option, parse_state, state_error, unsolvable_reason};
 use super::{CommandResult, Context, Failure};
 
 /// Bytes of input per parallel piece: large enough to amortise scheduling, small enough to
@@ -132,7 +132,7 @@ fn answer_all(
     } = source;
     let read_error = |e: io::Error| Failure::usage(format!("cannot read {name}: {e}"));
     let progress = progress_bar(len);
-    write_header(settings, out)?;
+    write_header(settings.format, settings.solve, out)?;
     let mut buf = Vec::with_capacity(2 * BLOCK_BYTES);
     let form = batch_input::detect(&mut reader, &mut buf).map_err(read_error)?;
     let mut summary = Summary::default();
@@ -228,34 +228,12 @@ fn progress_bar(len: Option<u64>) -> ProgressBar {
     }
 }
 
-fn write_header(settings: &Settings, out: &mut dyn Write) -> io::Result<()> {
-    if settings.format == BatchFormat::Csv {
-        let mut header = csv::Writer::from_writer(out);
-        let mut names = vec!["start", "goal", "distance"];
-        if settings.solve {
-            names.push("moves");
-        }
-        names.push("error");
-        header.write_record(&names)?;
-        header.flush()?;
-    }
-    Ok(())
-}
-
 /// One piece of a block, answered by one worker.
 enum Input<'a> {
     /// Plain lines; `first` lines of the input came before them.
     Lines { piece: &'a [u8], first: u64 },
     /// CSV or JSON-line records.
     Records(&'a [Record]),
-}
-
-/// A piece answered: its rows, formatted.
-struct PieceDone {
-    bytes: Vec<u8>,
-    questions: u64,
-    failed: u64,
-    first_failure: Option<u64>,
 }
 
 /// Answers `inputs` in parallel and writes their rows in order, opening tables on demand.
@@ -348,7 +326,7 @@ impl<'a> Answerer<'a> {
 
     /// Answers one piece, or names the tables it needs.
     fn piece(&self, input: &Input) -> Result<PieceDone, HashSet<State>> {
-        let mut sink = Sink::new(self.settings);
+        let mut sink = Sink::new(self.settings.format, self.settings.solve, PIECE_BYTES);
         let mut needed = HashSet::new();
         match input {
             Input::Lines { piece, first } => {
@@ -554,196 +532,6 @@ impl Answerer<'_> {
             }
             Ok(None) => Err(Miss::Failed(unsolvable_reason(start, goal))),
             Err(why) => Err(Miss::Failed(why)),
-        }
-    }
-}
-
-/// Rows of one piece, formatted into a buffer by the csv or serde_json encoder.
-struct Sink {
-    format: Format,
-    solve: bool,
-    state_text: Vec<u8>,
-    /// The last goal written and its text: most rows share one goal.
-    goal: Option<(State, Vec<u8>)>,
-    questions: u64,
-    failed: u64,
-    first_failure: Option<u64>,
-}
-
-enum Format {
-    Csv(Box<csv::Writer<Vec<u8>>>),
-    Jsonl(Vec<u8>),
-}
-
-impl Sink {
-    fn new(settings: &Settings) -> Sink {
-        let format = match settings.format {
-            BatchFormat::Csv => Format::Csv(Box::new(
-                csv::WriterBuilder::new()
-                    .buffer_capacity(1 << 14)
-                    .from_writer(Vec::with_capacity(PIECE_BYTES * 3)),
-            )),
-            BatchFormat::Jsonl => Format::Jsonl(Vec::with_capacity(PIECE_BYTES * 6)),
-        };
-        Sink {
-            format,
-            solve: settings.solve,
-            state_text: Vec::with_capacity(64),
-            goal: None,
-            questions: 0,
-            failed: 0,
-            first_failure: None,
-        }
-    }
-
-    fn answer(&mut self, start: &State, goal: &State, distance: u8, moves: Option<&str>) {
-        self.questions += 1;
-        write_state(start, &mut self.state_text);
-        let goal = match &mut self.goal {
-            Some((last, text)) if last == goal => &text[..],
-            slot => {
-                let mut text = Vec::with_capacity(64);
-                write_state(goal, &mut text);
-                &slot.insert((*goal, text)).1[..]
-            }
-        };
-        let mut digits = [0u8; 3];
-        let distance_text = u8_text(distance, &mut digits);
-        match &mut self.format {
-            Format::Csv(writer) => {
-                let start = &self.state_text[..];
-                let row: &[&[u8]] = match (self.solve, moves) {
-                    (true, moves) => &[
-                        start,
-                        goal,
-                        distance_text,
-                        moves.unwrap_or("").as_bytes(),
-                        b"",
-                    ],
-                    (false, _) => &[start, goal, distance_text, b""],
-                };
-                // Writing to a Vec cannot fail.
-                writer.write_record(row).expect("writing to memory");
-            }
-            Format::Jsonl(buf) => {
-                let row = BatchRow {
-                    start: std::str::from_utf8(&self.state_text).expect("states print as ASCII"),
-                    goal: std::str::from_utf8(goal).expect("states print as ASCII"),
-                    distance: Some(distance),
-                    moves: self.solve.then_some(moves),
-                    error: None,
-                };
-                write_json(buf, &row);
-            }
-        }
-    }
-
-    fn failure(&mut self, line: u64, start: &str, goal: &str, error: &str) {
-        // A field longer than any state is echoed in part, so one absurd line cannot flood
-        // the output; ordinary malformed input is echoed as it was written.
-        let clip = |text: &str| {
-            if text.len() > npuzzle::state::MAX_STATE_TEXT {
-                shorten(text).into_owned()
-            } else {
-                text.to_string()
-            }
-        };
-        let (start, goal) = (&*clip(start), &*clip(goal));
-        self.questions += 1;
-        self.failed += 1;
-        self.first_failure.get_or_insert(line);
-        match &mut self.format {
-            Format::Csv(writer) => {
-                let mut row = vec![start, goal, ""];
-                if self.solve {
-                    row.push("");
-                }
-                row.push(error);
-                writer.write_record(&row).expect("writing to memory");
-            }
-            Format::Jsonl(buf) => {
-                let row = BatchRow {
-                    start,
-                    goal,
-                    distance: None,
-                    moves: self.solve.then_some(None),
-                    error: Some(error),
-                };
-                write_json(buf, &row);
-            }
-        }
-    }
-
-    fn finish(self) -> PieceDone {
-        let bytes = match self.format {
-            Format::Csv(writer) => writer.into_inner().expect("flushing to memory"),
-            Format::Jsonl(buf) => buf,
-        };
-        PieceDone {
-            bytes,
-            questions: self.questions,
-            failed: self.failed,
-            first_failure: self.first_failure,
-        }
-    }
-}
-
-fn write_json(buf: &mut Vec<u8>, row: &BatchRow) {
-    // Serialising plain strings and numbers into memory cannot fail.
-    serde_json::to_writer(&mut *buf, row).expect("writing to memory");
-    buf.push(b'\n');
-}
-
-/// Writes `state` as its `Display` does, without the formatting machinery for the common
-/// square boards of at most ten cells (one digit per cell).
-fn write_state(state: &State, out: &mut Vec<u8>) {
-    out.clear();
-    let board = state.board();
-    if board.cells() <= 10 && board.width() == board.height() {
-        out.extend(state.cells().iter().map(|&t| b'0' + t));
-    } else {
-        // Writing to a Vec cannot fail.
-        write!(out, "{state}").expect("writing to memory");
-    }
-}
-
-/// The decimal digits of `value`.
-fn u8_text(value: u8, digits: &mut [u8; 3]) -> &[u8] {
-    let mut start = 3;
-    let mut v = value;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + v % 10;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    &digits[start..]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fast_state_text_matches_display_on_every_board() {
-        let mut buf = Vec::new();
-        for (w, h) in [(2, 2), (3, 2), (2, 3), (3, 3), (4, 4), (5, 2)] {
-            let board = Board::new(w, h).unwrap();
-            for blank in 0..board.cells() {
-                let state = State::canonical_goal(board, blank);
-                write_state(&state, &mut buf);
-                assert_eq!(buf, state.to_string().into_bytes());
-            }
-        }
-    }
-
-    #[test]
-    fn u8_text_matches_to_string() {
-        let mut digits = [0u8; 3];
-        for v in 0..=255u8 {
-            assert_eq!(u8_text(v, &mut digits), v.to_string().as_bytes());
         }
     }
 }

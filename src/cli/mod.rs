@@ -7,6 +7,7 @@
 mod args;
 mod batch;
 mod batch_input;
+mod batch_rows;
 mod build;
 mod check;
 mod compare;
