@@ -369,8 +369,9 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
         (Some(exact), true) => return Verdict::FalseUnsolvable { exact },
         (Some(exact), false) => exact,
     };
-    let end = match (&claim.moves, &claim.path) {
-        (None, None) => {
+    let end = match replay_claim(start, claim) {
+        Ok(Some(end)) => end,
+        Ok(None) => {
             // A length-only claim (`contradiction` ruled out having none).
             let claimed = claim.length.unwrap_or_default();
             return if claimed == u32::from(exact) {
@@ -379,14 +380,7 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
                 Verdict::WrongLength { claimed, exact }
             };
         }
-        (Some(moves), path) => match replay_moves(start, moves, path.as_deref()) {
-            Ok(end) => end,
-            Err(verdict) => return verdict,
-        },
-        (None, Some(path)) => match replay_path(start, path) {
-            Ok(end) => end,
-            Err(verdict) => return verdict,
-        },
+        Err(verdict) => return verdict,
     };
     if end != *goal {
         return Verdict::WrongEnd { end };
@@ -398,6 +392,46 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
         None => Verdict::malformed(format!(
             "a legal solution of {length} moves is shorter than the exact distance {exact} given for this pair: the exact distance is wrong"
         )),
+    }
+}
+
+/// The verdict on `claim` for a solvable pair whose exact distance is not known, where the
+/// verdict does not depend on it: a claim that cannot be read (`Malformed`), a move off the
+/// board (`IllegalMove`), or moves that end elsewhere (`WrongEnd`). `None` when only the
+/// distance could decide: a length, an `unsolvable` claim, or a legal solution.
+///
+/// ```
+/// use npuzzle::verify::{judge_without_distance, parse_moves, Claim};
+/// use npuzzle::State;
+/// let start: State = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15".parse()?;
+/// let goal = State::goal(start.board());
+/// let judged = |moves: &str| judge_without_distance(&start, &goal, &Claim::moves(parse_moves(moves).unwrap()));
+/// assert_eq!(judged("D").unwrap().name(), "illegal-move");
+/// assert_eq!(judged("L").unwrap().name(), "wrong-end");
+/// assert_eq!(judged("R"), None, "a legal solution: only the distance says if it is optimal");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge_without_distance(start: &State, goal: &State, claim: &Claim) -> Option<Verdict> {
+    if let Some(problem) = contradiction(start, claim) {
+        return Some(Verdict::Malformed { why: problem });
+    }
+    if claim.says_unsolvable() {
+        return None;
+    }
+    match replay_claim(start, claim) {
+        Ok(Some(end)) if end != *goal => Some(Verdict::WrongEnd { end }),
+        Ok(_) => None,
+        Err(verdict) => Some(verdict),
+    }
+}
+
+/// Replays a claim's moves or path: `Ok(Some(end))` where they lead, `Ok(None)` for a
+/// length-only claim, `Err` for an illegal move or a path that disagrees with the moves.
+fn replay_claim(start: &State, claim: &Claim) -> Result<Option<State>, Verdict> {
+    match (&claim.moves, &claim.path) {
+        (None, None) => Ok(None),
+        (Some(moves), path) => replay_moves(start, moves, path.as_deref()).map(Some),
+        (None, Some(path)) => replay_path(start, path).map(Some),
     }
 }
 

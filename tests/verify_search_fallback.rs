@@ -7,7 +7,7 @@ mod common;
 
 use npuzzle::heuristic::LinearConflict;
 use npuzzle::search::idastar::idastar;
-use npuzzle::{Limits, State};
+use npuzzle::{Limits, Move, State};
 
 /// An optimal move string for `start` to `goal`, found by the library (not by the binary).
 fn optimal_moves(start: &str, goal: &str) -> String {
@@ -143,4 +143,47 @@ fn a_line_whose_search_reaches_the_limit_is_unverified_and_the_others_are_judged
 
     let bad = common::run_with_stdin(&["verify", "-", "--limit", "soon"], dir.path(), &input);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn without_the_distance_illegal_moves_and_wrong_ends_are_still_judged() {
+    // A node limit of one: no search can finish, so every verdict here comes from the
+    // claim alone.
+    let korf = common::easiest_korf_instances(1);
+    let instance = &korf[0];
+    let start: State = instance.start.parse().unwrap();
+    let illegal = Move::ALL
+        .into_iter()
+        .find(|&mv| start.apply(mv).is_none())
+        .expect("this instance has its blank on an edge, so some move leaves the board");
+    let legal = Move::ALL
+        .into_iter()
+        .find(|&mv| start.apply(mv).is_some())
+        .unwrap();
+    let optimal = optimal_moves(&instance.start, &instance.goal);
+    let line = |moves: String| format!("{},{},{moves}\n", instance.start, instance.goal);
+    let input = format!(
+        "start,goal,moves\n{}{}{}",
+        line(illegal.letter().to_string()),
+        line(legal.letter().to_string()),
+        line(optimal),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_with_stdin(
+        &["verify", "-", "--format", "jsonl", "--limit", "1"],
+        dir.path(),
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let rows = common::json_lines(&out);
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["illegal-move", "wrong-end", "unverified"],
+        "only the legal solution needs the distance: {rows:#?}"
+    );
+    assert_eq!(rows[0]["step"], 1);
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use npuzzle::search::Limits;
-use npuzzle::verify::{judge, Policy, Verdict};
+use npuzzle::verify::{judge, judge_without_distance, Policy, Verdict};
 use npuzzle::State;
 
 use super::args::VerifyArgs;
@@ -123,8 +123,17 @@ fn judge_line(line: &Line, context: &Context, search_limits: Limits) -> Outcome 
             .map_err(|e| Verdict::malformed(e.to_string())),
         // A claim that cannot be read is malformed whatever the distance: skip the search.
         (None, Err(why)) => Err(Verdict::malformed(why.clone())),
-        (None, Ok(_)) => {
-            exact_by_search(&start, &goal, search_limits).map_err(|why| Verdict::Unverified { why })
+        // No table: solvability comes from parity; an illegal move or a wrong end needs no
+        // distance, so only the claims that do pay for the search.
+        (None, Ok(claim)) => {
+            if !start.can_reach(&goal) {
+                Ok(None)
+            } else if let Some(verdict) = judge_without_distance(&start, &goal, claim) {
+                Err(verdict)
+            } else {
+                exact_by_search(&start, &goal, search_limits)
+                    .map_err(|why| Verdict::Unverified { why })
+            }
         }
     };
     let (verdict, exact) = match (exact, &line.claim) {
