@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 
 use npuzzle::board::moves_to_string;
-use npuzzle::verify::{judge, parse_moves, Claim, Verdict};
+use npuzzle::verify::{judge, judge_without_distance, parse_moves, Claim, Verdict};
 use npuzzle::{Board, BuildOptions, Move, Solution, State, Table};
 
 /// The nine canonical 3x3 tables (one per blank cell), built once for this test binary.
@@ -165,6 +165,31 @@ proptest! {
         prop_assert_eq!(table.distance(&unsolvable), None);
         prop_assert_eq!(judge(&unsolvable, &goal, None, &Claim::moves(moves)), Verdict::FalseSolution);
         prop_assert_eq!(judge(&unsolvable, &goal, None, &Claim::unsolvable()), Verdict::CorrectUnsolvable);
+    }
+
+    #[test]
+    fn without_the_distance_the_verdict_is_judges_or_left_open(
+        rank in 0u32..181_440,
+        letters in proptest::collection::vec(0usize..4, 0..30),
+    ) {
+        let table = &tables()[4];
+        let goal = *table.goal();
+        let start = table.space().unrank(rank, goal.parity_class());
+        let exact = table.distance(&start).unwrap();
+        let moves: Vec<Move> = letters.iter().map(|&i| Move::ALL[i]).collect();
+        let claim = Claim::moves(moves);
+        let with = judge(&start, &goal, Some(exact), &claim);
+        match judge_without_distance(&start, &goal, &claim) {
+            // Decided from the claim alone: exactly what the distance would have said.
+            Some(verdict) => prop_assert_eq!(verdict, with),
+            // Left open only where the distance decides: moves that reach the goal.
+            None => prop_assert!(
+                matches!(with, Verdict::Optimal | Verdict::Suboptimal { .. }),
+                "left open, but judge says {:?}", with
+            ),
+        }
+        prop_assert_eq!(judge_without_distance(&start, &goal, &Claim::length(u32::from(exact))), None);
+        prop_assert_eq!(judge_without_distance(&start, &goal, &Claim::unsolvable()), None);
     }
 }
 
