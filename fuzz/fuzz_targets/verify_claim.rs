@@ -1,12 +1,14 @@
 //! Any text in a verify line's claim fields is read or refused without a panic, and whatever
 //! claim results is judged without a panic, against the exact table, for a start taken from the
-//! same bytes.
+//! same bytes; `judge_without_distance` never contradicts it.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::verify::{judge, parse_flag, parse_length, parse_moves, parse_path, Claim};
+use npuzzle::verify::{
+    judge, judge_without_distance, parse_flag, parse_length, parse_moves, parse_path, Claim,
+};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 fn table() -> &'static Table<Vec<u8>> {
@@ -27,6 +29,13 @@ fuzz_target!(|input: (u32, &str, &str, &str, &str)| {
         length: parse_length(length).ok(),
         unsolvable: parse_flag(flag).ok(),
     };
-    let verdict = judge(&start, &goal, table().distance(&start), &claim);
+    let exact = table().distance(&start);
+    let verdict = judge(&start, &goal, exact, &claim);
     assert!(!verdict.name().is_empty());
+    // For a solvable pair, what is decided without the distance is what the distance says.
+    if exact.is_some() {
+        if let Some(without) = judge_without_distance(&start, &goal, &claim) {
+            assert_eq!(without, verdict);
+        }
+    }
 });
