@@ -17,6 +17,21 @@ fn optimal_moves(start: &str, goal: &str) -> String {
     found.solution().expect("solvable").moves_string()
 }
 
+/// Runs `verify - --format jsonl ARGS` on `input`; returns the exit code, the rows, and their
+/// verdicts.
+fn verify_jsonl(input: &str, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["verify", "-", "--format", "jsonl"];
+    all.extend(args);
+    let out = common::run_with_stdin(&all, dir.path(), input);
+    let rows = common::json_lines(&out);
+    let verdicts = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap().to_string())
+        .collect();
+    (out.status.code(), rows, verdicts)
+}
+
 #[test]
 fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
     let korf = common::easiest_korf_instances(2);
@@ -71,18 +86,8 @@ fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
         ),
     ]
     .join("\n");
-    let dir = tempfile::tempdir().unwrap();
-    let out = common::run_with_stdin(&["verify", "-", "--format", "jsonl"], dir.path(), &input);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "some lines are wrong on purpose"
-    );
-    let rows = common::json_lines(&out);
-    let verdicts: Vec<&str> = rows
-        .iter()
-        .map(|r| r["verdict"].as_str().unwrap())
-        .collect();
+    let (code, rows, verdicts) = verify_jsonl(&input, &[]);
+    assert_eq!(code, Some(1), "some lines are wrong on purpose");
     assert_eq!(
         verdicts,
         [
@@ -110,15 +115,10 @@ fn a_line_whose_search_reaches_the_limit_is_unverified_and_the_others_are_judged
         "start,goal,length\n{},{},{}\n867254301,123456780,31\n",
         instance.start, instance.goal, instance.optimal
     );
-    let dir = tempfile::tempdir().unwrap();
-    let out = common::run_with_stdin(
-        &["verify", "-", "--format", "jsonl", "--limit", "1000"],
-        dir.path(),
-        &input,
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let rows = common::json_lines(&out);
+    let (code, rows, _) = verify_jsonl(&input, &["--limit", "1000"]);
+    assert_eq!(code, Some(1));
     assert_eq!(rows.len(), 2);
+    let dir = tempfile::tempdir().unwrap();
     assert_eq!(rows[0]["verdict"], "unverified");
     assert!(rows[0]["exact"].is_null());
     let detail = rows[0]["detail"].as_str().unwrap();
@@ -168,18 +168,8 @@ fn without_the_distance_illegal_moves_and_wrong_ends_are_still_judged() {
         line(legal.letter().to_string()),
         line(optimal),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let out = common::run_with_stdin(
-        &["verify", "-", "--format", "jsonl", "--limit", "1"],
-        dir.path(),
-        &input,
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let rows = common::json_lines(&out);
-    let verdicts: Vec<&str> = rows
-        .iter()
-        .map(|r| r["verdict"].as_str().unwrap())
-        .collect();
+    let (code, rows, verdicts) = verify_jsonl(&input, &["--limit", "1"]);
+    assert_eq!(code, Some(1));
     assert_eq!(
         verdicts,
         ["illegal-move", "wrong-end", "unverified"],
