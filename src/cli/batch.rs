@@ -521,15 +521,10 @@ impl Answerer<'_> {
     /// (optimal, memory-light), within the per-line limits.
     fn search(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
         match super::search::exact_by_search(start, goal, self.settings.search_limits) {
-            Ok(Some(solution)) => {
-                let length = u8::try_from(solution.len()).map_err(|_| {
-                    Miss::Failed(format!(
-                        "a solution of {} moves is too long",
-                        solution.len()
-                    ))
-                })?;
-                Ok((length, self.settings.solve.then(|| solution.moves_string())))
-            }
+            Ok(Some((distance, solution))) => Ok((
+                distance,
+                self.settings.solve.then(|| solution.moves_string()),
+            )),
             Ok(None) => Err(Miss::Failed(unsolvable_reason(start, goal))),
             Err(why) => Err(Miss::Failed(why)),
         }

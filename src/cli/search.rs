@@ -24,8 +24,9 @@ pub const DEFAULT_LINE_LIMITS: Limits = Limits {
 };
 
 /// The exact answer for a pair on a board without a table, found by IDA* with linear conflict
-/// (optimal, and its memory is one path, so many lines can search at once): `Ok(None)` for an
-/// unsolvable pair (decided by parity, nothing searched).
+/// (optimal, and its memory is one path, so many lines can search at once): the distance and
+/// an optimal solution, or `Ok(None)` for an unsolvable pair (decided by parity, nothing
+/// searched).
 ///
 /// # Errors
 /// One line naming the board and the limit reached, for a search that gave up.
@@ -33,7 +34,7 @@ pub fn exact_by_search(
     start: &State,
     goal: &State,
     limits: Limits,
-) -> Result<Option<Solution>, String> {
+) -> Result<Option<(u8, Solution)>, String> {
     let result = search::run(
         Algorithm::IdaStar,
         HeuristicKind::LinearConflict,
@@ -42,7 +43,11 @@ pub fn exact_by_search(
         limits,
     );
     match result.outcome {
-        Outcome::Solved(solution) => Ok(Some(solution)),
+        Outcome::Solved(solution) => {
+            let distance = u8::try_from(solution.len())
+                .map_err(|_| format!("a solution of {} moves is too long", solution.len()))?;
+            Ok(Some((distance, solution)))
+        }
         Outcome::Unsolvable => Ok(None),
         Outcome::GaveUp(limit) => Err(format!(
             "no exact table for the {} board, and the search gave up at its {} after {} expanded nodes (raise --limit)",

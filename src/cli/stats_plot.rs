@@ -29,12 +29,12 @@ pub fn write_svg(path: &Path, data: &PlotData) -> Result<(), String> {
     draw(&root, data).map_err(|e| format!("cannot draw {}: {e}", path.display()))
 }
 
-/// Draws `data` as a PNG file at `path`.
+/// Draws `data` as a PNG file at `path`. The caller checks the name first with
+/// [`check_png_name`], before anything is drawn.
 ///
 /// # Errors
 /// The one-line reason the plot could not be drawn or written.
 pub fn write_png(path: &Path, data: &PlotData) -> Result<(), String> {
-    check_png_name(path)?;
     register_font()?;
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     draw(&root, data).map_err(|e| format!("cannot draw {}: {e}", path.display()))

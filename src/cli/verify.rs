@@ -14,24 +14,13 @@ use rayon::prelude::*;
 
 use npuzzle::search::Limits;
 use npuzzle::verify::{judge, judge_without_distance, Policy, Verdict};
-use npuzzle::State;
 
 use super::args::VerifyArgs;
 use super::input::{board_option, parse_state};
+use super::search::exact_by_search;
 use super::verify_input::{Chunk, Defaults, Line, Source};
 use super::verify_report::{Claimed, Exact, Outcome, Report};
 use super::{CommandResult, Context, Failure};
-
-/// The exact distance of a pair on a board without a table, by IDA* with linear conflict.
-fn exact_by_search(start: &State, goal: &State, limits: Limits) -> Result<Option<u8>, String> {
-    let solution = super::search::exact_by_search(start, goal, limits)?;
-    solution
-        .map(|solution| {
-            u8::try_from(solution.len())
-                .map_err(|_| format!("a solution of {} moves is too long", solution.len()))
-        })
-        .transpose()
-}
 
 /// Runs `verify`.
 pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
@@ -132,6 +121,7 @@ fn judge_line(line: &Line, context: &Context, search_limits: Limits) -> Outcome 
                 Err(verdict)
             } else {
                 exact_by_search(&start, &goal, search_limits)
+                    .map(|found| found.map(|(distance, _)| distance))
                     .map_err(|why| Verdict::Unverified { why })
             }
         }
