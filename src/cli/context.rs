@@ -23,13 +23,17 @@ impl Context {
     /// the documented default. An empty value counts as unset, as an empty `XDG_CACHE_HOME`
     /// does (a shell's `NPUZZLE_DATA_DIR=` must not break every command).
     pub fn new(cli: &Cli) -> Context {
-        let from_env = || std::env::var_os("NPUZZLE_DATA_DIR").map(PathBuf::from);
+        let given = |dir: &PathBuf| !dir.as_os_str().is_empty();
         Context {
             data_dir: cli
                 .data_dir
                 .clone()
-                .filter(|d| !d.as_os_str().is_empty())
-                .or_else(|| from_env().filter(|d| !d.as_os_str().is_empty()))
+                .filter(given)
+                .or_else(|| {
+                    std::env::var_os("NPUZZLE_DATA_DIR")
+                        .map(PathBuf::from)
+                        .filter(given)
+                })
                 .unwrap_or_else(file::default_data_dir),
             tables: HashMap::new(),
         }
