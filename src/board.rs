@@ -3,14 +3,19 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest side a board may have (5x5 has 25 cells).
-pub const MAX_SIDE: u8 = 5;
-/// The largest number of cells of any board; a [`State`](crate::State) stores this many.
-pub const MAX_CELLS: usize = (MAX_SIDE as usize) * (MAX_SIDE as usize);
+/// The largest number of cells of any board (5x5); a [`State`](crate::State) stores this many.
+///
+/// Boards are bounded by their cell count, not by a side: 2x6, 6x2 and 2x12 are boards too.
+pub const MAX_CELLS: usize = 25;
+/// The longest side a board may have: 12, as in 2x12 (a side of 13 would need 26 cells).
+pub const MAX_SIDE: u8 = (MAX_CELLS / 2) as u8;
+/// The shortest side a board may have (a 1-wide board has no moves that change anything).
+pub const MIN_SIDE: u8 = 2;
 
 /// A rectangular board of `width` x `height` cells, numbered row-major from the top-left.
 ///
-/// Both sides are between 2 and [`MAX_SIDE`]. A `Board` is two bytes and `Copy`.
+/// Each side is at least [`MIN_SIDE`] and the board has at most [`MAX_CELLS`] cells. A
+/// `Board` is two bytes and `Copy`.
 ///
 /// ```
 /// use npuzzle::Board;
@@ -29,8 +34,8 @@ pub struct Board {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BoardError {
-    /// A side is outside 2..=5.
-    #[error("board {width}x{height} is not supported: each side must be between 2 and {MAX_SIDE}")]
+    /// A side shorter than [`MIN_SIDE`], or more than [`MAX_CELLS`] cells.
+    #[error("board {width}x{height} is not supported: each side must be at least {MIN_SIDE} and the board at most {MAX_CELLS} cells")]
     Unsupported {
         /// The width asked for.
         width: usize,
@@ -52,10 +57,11 @@ impl Board {
     /// A board `width` cells wide and `height` cells high.
     ///
     /// # Errors
-    /// [`BoardError::Unsupported`] unless both sides are between 2 and [`MAX_SIDE`].
+    /// [`BoardError::Unsupported`] unless both sides are at least [`MIN_SIDE`] and the board
+    /// has at most [`MAX_CELLS`] cells.
     pub fn new(width: usize, height: usize) -> Result<Board, BoardError> {
-        let ok = |side: usize| (2..=MAX_SIDE as usize).contains(&side);
-        if ok(width) && ok(height) {
+        let ok = |side: usize| side >= MIN_SIDE as usize;
+        if ok(width) && ok(height) && width.saturating_mul(height) <= MAX_CELLS {
             Ok(Board {
                 width: width as u8,
                 height: height as u8,
@@ -67,8 +73,8 @@ impl Board {
 
     /// The square board with `cells` cells, if `cells` is 4, 9, 16 or 25.
     pub fn square_with_cells(cells: usize) -> Option<Board> {
-        (2..=MAX_SIDE as usize)
-            .find(|side| side * side == cells)
+        (MIN_SIDE as usize..=MAX_SIDE as usize)
+            .find(|side| side * side == cells && cells <= MAX_CELLS)
             .map(|side| Board {
                 width: side as u8,
                 height: side as u8,
@@ -213,9 +219,13 @@ mod tests {
     }
 
     #[test]
-    fn board_sizes_outside_two_to_five_are_refused() {
+    fn boards_are_bounded_by_cell_count_not_by_a_side() {
         assert!(Board::new(1, 3).is_err());
-        assert!(Board::new(6, 3).is_err());
+        assert!(Board::new(6, 5).is_err());
+        assert!(Board::new(13, 2).is_err());
+        for (w, h) in [(6, 2), (2, 6), (12, 2), (2, 12), (6, 4), (5, 5)] {
+            assert!(Board::new(w, h).is_ok(), "{w}x{h}");
+        }
         assert!("3x".parse::<Board>().is_err());
         assert_eq!("3X4".parse::<Board>().unwrap(), Board::new(3, 4).unwrap());
     }

@@ -7,7 +7,7 @@
 //! goal with the blank in the same cell.
 //!
 //! ## Types
-//! - [`Board`]: width x height (2..=5 each); [`Move`]: the direction the blank moves.
+//! - [`Board`]: width x height (sides of at least 2, at most 25 cells); [`Move`]: the direction the blank moves.
 //! - [`State`]: tiles row-major, `0` the blank; parsing accepts every documented spelling.
 //! - [`RankSpace`]: rank/unrank and neighbours' indices without re-ranking.
 //! - [`bfs::distances`]: the generator; [`Table`]: a validated table over any bytes;

@@ -104,8 +104,8 @@ pub enum ParseStateError {
         /// Board asked for.
         expected: Board,
     },
-    /// Rows that describe an unsupported board (a side outside 2..=5).
-    #[error("the rows describe a {width}x{height} board; each side must be between 2 and 5")]
+    /// Rows that describe an unsupported board (a side under 2, or over 25 cells).
+    #[error("the rows describe a {width}x{height} board; each side must be at least 2 and the board at most 25 cells")]
     UnsupportedRows {
         /// Cells per row.
         width: usize,

@@ -209,6 +209,11 @@ mod tests {
             (4, 4),
             (5, 4),
             (5, 5),
+            (6, 2),
+            (2, 6),
+            (7, 2),
+            (2, 12),
+            (12, 2),
         ] {
             let board = Board::new(w, h).unwrap();
             for blank in [0, board.cells() / 2, board.cells() - 1] {
