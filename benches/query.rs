@@ -26,7 +26,7 @@ fn query(c: &mut Criterion) {
         })
         .collect();
     let hardest: State = "867254301".parse().unwrap();
-    assert_eq!(table.distance(&hardest), Some(31));
+    assert_eq!(table.distance(&hardest).unwrap(), Some(31));
 
     let mut group = c.benchmark_group("query_3x3");
     group.throughput(Throughput::Elements(states.len() as u64));
@@ -42,7 +42,7 @@ fn query(c: &mut Criterion) {
         b.iter(|| {
             states
                 .iter()
-                .map(|s| table.distance(black_box(s)).unwrap() as u64)
+                .map(|s| table.distance(black_box(s)).unwrap().unwrap() as u64)
                 .sum::<u64>()
         })
     });
@@ -50,17 +50,23 @@ fn query(c: &mut Criterion) {
 
     let mut solve = c.benchmark_group("solve_3x3");
     solve.bench_function("solve_31_moves_867254301", |b| {
-        b.iter(|| table.solve(black_box(&hardest)).unwrap().len())
+        b.iter(|| table.solve(black_box(&hardest)).unwrap().unwrap().len())
     });
     solve.bench_function("solve_moves_only_31_moves", |b| {
-        b.iter(|| table.solve_moves(black_box(&hardest)).unwrap().len())
+        b.iter(|| {
+            table
+                .solve_moves(black_box(&hardest))
+                .unwrap()
+                .unwrap()
+                .len()
+        })
     });
     solve.throughput(Throughput::Elements(256));
     solve.bench_function("solve_256_random", |b| {
         b.iter(|| {
             states[..256]
                 .iter()
-                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .map(|s| table.solve(black_box(s)).unwrap().unwrap().len())
                 .sum::<usize>()
         })
     });
@@ -87,7 +93,7 @@ fn query(c: &mut Criterion) {
     versus.bench_function("solve_each", |b| {
         b.iter(|| {
             same.iter()
-                .map(|s| table.solve(black_box(s)).unwrap().len())
+                .map(|s| table.solve(black_box(s)).unwrap().unwrap().len())
                 .sum::<usize>()
         })
     });

@@ -38,7 +38,7 @@ fn answers(table: &Table<Vec<u8>>, goal: &State, count: u64) -> Vec<Answer> {
         .expect("the default goal has a table")
         .enumerate()
         .map(|(i, instance)| {
-            let claim = match table.solve_moves(&instance.start) {
+            let claim = match table.solve_moves(&instance.start).unwrap() {
                 None => Claim::unsolvable(),
                 Some(mut moves) => {
                     if i % 20 == 3 {

@@ -26,8 +26,8 @@
 //! use npuzzle::{Board, BuildOptions, State, Table};
 //! let table = Table::build(&State::goal(Board::THREE_BY_THREE), BuildOptions::default())?;
 //! let start: State = "1 2 3 4 5 6 0 7 8".parse()?;
-//! assert_eq!(table.distance(&start), Some(2));
-//! assert_eq!(table.solve(&start).expect("solvable").moves_string(), "RR");
+//! assert_eq!(table.distance(&start)?, Some(2));
+//! assert_eq!(table.solve(&start)?.expect("solvable").moves_string(), "RR");
 //! // Any goal with the blank in the same (last) cell, by relabelling tiles onto this table:
 //! let goal: State = "876543210".parse()?;
 //! let near: State = "876503241".parse()?;
@@ -37,13 +37,26 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! The front door for any board is [`Oracle`] (the [`answer`] layer): it decides between a
+//! table and a search, keeps the tables it opens, and answers any start and goal:
+//! ```
+//! use npuzzle::{How, Oracle, State};
+//! let oracle = Oracle::in_memory();
+//! let start = State::parse("0 1 2 3 / 4 5 6 7", None)?; // 4x2: a table of 20,160 states
+//! let goal = State::parse("1 2 3 0 / 4 5 6 7", None)?;
+//! assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(3));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Limits
 //! Search on 4x4 is practical with IDA* and linear conflict (typical random instances take
 //! seconds); on 5x5 most random instances are out of reach without pattern databases.
-//! Exact tables need boards of at most 12 cells ([`rank::MAX_RANKED_CELLS`]); the command line
-//! builds them for boards of at most 9 cells. Larger boards are answered by search.
+//! Exact tables need boards of at most 12 cells ([`answer::MAX_TABLE_CELLS`]); the 12-cell
+//! ones (3x4, 4x3, 2x6, 6x2) hold 239,500,800 states and take seconds to build. Larger boards
+//! are answered by search.
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod bfs;
 pub mod board;
 pub mod heuristic;
@@ -56,6 +69,7 @@ pub mod state;
 pub mod table;
 pub mod verify;
 
+pub use answer::{Answer, How, Method, NoAnswer, Oracle};
 pub use bfs::BuildOptions;
 pub use board::{Board, Move};
 pub use heuristic::{Heuristic, HeuristicKind};
@@ -63,7 +77,7 @@ pub use rank::{RankSpace, TooLargeError};
 pub use search::{Algorithm, Limits, Outcome, SearchResult};
 pub use solution::Solution;
 pub use state::{ParseStateError, State};
-pub use table::{FormatError, Header, Table};
+pub use table::{FormatError, Header, Table, TableError};
 
 /// The README's Rust examples run as doctests, so the README cannot drift from the API.
 #[doc = include_str!("../README.md")]

@@ -1,5 +1,6 @@
-//! Drawing test instances from an exact table: uniform among the states at chosen depths,
-//! with unsolvable pairs mixed in, reproducible from a seed.
+//! Drawing test instances: from an exact table, uniform among the states at chosen depths;
+//! on a board without one, uniform over the goal's parity class ([`sample_uniform`]); with
+//! unsolvable pairs mixed in, reproducible from a seed.
 //!
 //! Uniformity comes from the table itself: the body holds the distance of every state of the
 //! goal's parity class by rank, so the states at depths `min..=max` are exactly the ranks whose
@@ -13,16 +14,20 @@ use std::ops::RangeInclusive;
 use crate::board::MAX_CELLS;
 use crate::rng::SplitMix64;
 use crate::state::{State, BLANK};
-use crate::table::{FormatError, Table};
+use crate::table::{Table, TableError};
 
-/// One instance: a start, its goal, and the exact distance (`None` for an unsolvable pair).
+/// One instance: a start, its goal, whether it is solvable, and the exact distance where known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Instance {
     /// The start state.
     pub start: State,
     /// The goal state.
     pub goal: State,
-    /// The exact distance, or `None` when the start cannot reach the goal.
+    /// Whether the start can reach the goal.
+    pub solvable: bool,
+    /// The exact distance: `None` for an unsolvable pair, and for instances drawn without a
+    /// table ([`sample_uniform`]), whose distance nobody has computed.
     pub distance: Option<u8>,
 }
 
@@ -52,9 +57,9 @@ impl Default for SampleOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SampleError {
-    /// The table does not serve the goal.
+    /// The table does not serve the goal, or its body is damaged.
     #[error(transparent)]
-    OtherGoal(#[from] FormatError),
+    Table(#[from] TableError),
     /// No state lies at the depths asked for.
     #[error("no state is at depth {} from {goal} (the deepest states are at depth {deepest})", describe(.depths))]
     NoStateAtDepth {
@@ -72,6 +77,12 @@ pub enum SampleError {
         min: u8,
         /// The maximum asked for.
         max: u8,
+    },
+    /// Depths were asked for on a board without an exact table.
+    #[error("drawing at chosen depths needs an exact table, and the {board} board has none: leave out the depths to draw uniformly among all solvable states")]
+    DepthsNeedTable {
+        /// The board.
+        board: crate::Board,
     },
     /// More unsolvable instances than instances.
     #[error("{unsolvable} unsolvable instances were asked for, but only {count} instances in all")]
@@ -91,13 +102,30 @@ fn describe(depths: &RangeInclusive<u8>) -> String {
     }
 }
 
+/// The most ranks a sampler lists (64 MB); a larger population is drawn by rejection instead.
+const MAX_LISTED_RANKS: u64 = 1 << 24;
+
+/// Which ranks a sampler draws from.
+enum Population {
+    /// Every rank of the table.
+    All,
+    /// These ranks (at most [`MAX_LISTED_RANKS`]).
+    Listed(Vec<u32>),
+    /// Ranks drawn uniformly until one lies in the depths: used when the population is larger
+    /// than a list should be, so at least 1 in 15 ranks qualifies on any board.
+    Rejection(RangeInclusive<u8>),
+}
+
 /// Draws solvable starts for one goal, uniformly among the states at the chosen depths.
 pub struct Sampler<'t, D> {
     table: &'t Table<D>,
+    /// The table's body, checked whole once.
+    entries: &'t [u8],
     goal: State,
     class: bool,
-    /// The ranks to draw from; `None`: every rank of the table.
-    candidates: Option<Vec<u32>>,
+    population: Population,
+    /// How many states qualify.
+    size: u64,
     /// Canonical tile label -> the goal's label for the same cell.
     rename: [u8; MAX_CELLS],
 }
@@ -106,7 +134,7 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
     /// A sampler of starts for `goal` at `depths`, drawn from `table`.
     ///
     /// # Errors
-    /// [`SampleError::OtherGoal`] when `table` does not serve `goal`;
+    /// [`SampleError::Table`] when `table` does not serve `goal` or its body is damaged;
     /// [`SampleError::EmptyRange`] or [`SampleError::NoStateAtDepth`] when no state qualifies.
     pub fn new(
         table: &'t Table<D>,
@@ -114,31 +142,42 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
         depths: RangeInclusive<u8>,
     ) -> Result<Sampler<'t, D>, SampleError> {
         if !table.serves(goal) {
-            table.expect_goal(goal)?;
+            return Err(TableError::GoalNotServed {
+                table_goal: *table.goal(),
+                goal: *goal,
+            }
+            .into());
         }
         let (min, max) = (*depths.start(), *depths.end());
         if min > max {
             return Err(SampleError::EmptyRange { min, max });
         }
+        let entries = table.entries()?;
         let deepest = table.header().max_depth;
-        let candidates = if min == 0 && max >= deepest {
-            None
+        let counts = &table.header().counts;
+        let size: u64 = (min as usize..=(max as usize).min(counts.len() - 1))
+            .filter_map(|d| counts.get(d))
+            .sum();
+        if size == 0 {
+            return Err(SampleError::NoStateAtDepth {
+                depths,
+                goal: *goal,
+                deepest,
+            });
+        }
+        let population = if min == 0 && max >= deepest {
+            Population::All
+        } else if size <= MAX_LISTED_RANKS {
+            Population::Listed(
+                entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| depths.contains(d))
+                    .map(|(rank, _)| rank as u32)
+                    .collect(),
+            )
         } else {
-            let ranks: Vec<u32> = table
-                .entries()
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| depths.contains(d))
-                .map(|(rank, _)| rank as u32)
-                .collect();
-            if ranks.is_empty() {
-                return Err(SampleError::NoStateAtDepth {
-                    depths,
-                    goal: *goal,
-                    deepest,
-                });
-            }
-            Some(ranks)
+            Population::Rejection(depths)
         };
         let canonical = table.goal();
         let mut rename = [0u8; MAX_CELLS];
@@ -147,28 +186,34 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
         }
         Ok(Sampler {
             table,
+            entries,
             goal: *goal,
             class: canonical.parity_class(),
-            candidates,
+            population,
+            size,
             rename,
         })
     }
 
     /// How many states the sampler draws from.
     pub fn population(&self) -> u64 {
-        match &self.candidates {
-            Some(ranks) => ranks.len() as u64,
-            None => u64::from(self.table.space().states()),
-        }
+        self.size
     }
 
     /// A start drawn uniformly from the population, with its exact distance to the goal.
     pub fn draw(&self, rng: &mut SplitMix64) -> (State, u8) {
-        let rank = match &self.candidates {
-            Some(ranks) => ranks[rng.below(ranks.len() as u64) as usize],
-            None => rng.below(u64::from(self.table.space().states())) as u32,
+        let states = u64::from(self.table.space().states());
+        let rank = match &self.population {
+            Population::Listed(ranks) => ranks[rng.below(ranks.len() as u64) as usize],
+            Population::All => rng.below(states) as u32,
+            Population::Rejection(depths) => loop {
+                let rank = rng.below(states) as u32;
+                if depths.contains(&self.entries[rank as usize]) {
+                    break rank;
+                }
+            },
         };
-        let distance = self.table.entries()[rank as usize];
+        let distance = self.entries[rank as usize];
         let canonical = self.table.space().unrank(rank, self.class);
         let mut cells = [0u8; MAX_CELLS];
         for (slot, &tile) in cells.iter_mut().zip(canonical.cells()) {
@@ -215,7 +260,7 @@ pub fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
 /// let options = SampleOptions { count: 3, depths: 31..=31, unsolvable: 0 };
 /// for instance in sample(&table, &goal, &options, 7)? {
 ///     assert_eq!(instance.distance, Some(31));
-///     assert_eq!(table.distance(&instance.start), Some(31));
+///     assert_eq!(table.distance(&instance.start)?, Some(31));
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -232,11 +277,99 @@ pub fn sample<'t, D: AsRef<[u8]>>(
         });
     }
     let sampler = Sampler::new(table, goal, options.depths.clone())?;
+    Ok(instances(
+        move |rng| {
+            let (start, distance) = sampler.draw(rng);
+            (start, Some(distance))
+        },
+        goal,
+        options,
+        seed,
+    ))
+}
+
+/// Draws `options.count` instances for `goal` on a board without a table, reproducibly from
+/// `seed`: solvable starts uniformly among every state of the goal's parity class (a uniform
+/// permutation, with two fixed tiles swapped when it lies in the other class: a bijection
+/// between the classes, so the result stays uniform). Their distances are not known.
+///
+/// # Errors
+/// [`SampleError::DepthsNeedTable`] when `options.depths` is not every depth;
+/// [`SampleError::TooManyUnsolvable`] when `unsolvable > count`.
+///
+/// ```
+/// use npuzzle::sample::{sample_uniform, SampleOptions};
+/// use npuzzle::{Board, State};
+/// let goal = State::goal(Board::new(4, 4)?);
+/// let options = SampleOptions { count: 5, unsolvable: 2, ..SampleOptions::default() };
+/// let drawn: Vec<_> = sample_uniform(&goal, &options, 7)?.collect();
+/// assert_eq!(drawn.iter().filter(|i| i.start.can_reach(&goal)).count(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn sample_uniform(
+    goal: &State,
+    options: &SampleOptions,
+    seed: u64,
+) -> Result<impl Iterator<Item = Instance>, SampleError> {
+    if options.depths != (0..=u8::MAX) {
+        return Err(SampleError::DepthsNeedTable {
+            board: goal.board(),
+        });
+    }
+    if options.unsolvable > options.count {
+        return Err(SampleError::TooManyUnsolvable {
+            unsolvable: options.unsolvable,
+            count: options.count,
+        });
+    }
+    let goal_copy = *goal;
+    Ok(instances(
+        move |rng| (uniform_in_class(&goal_copy, rng), None),
+        goal,
+        options,
+        seed,
+    ))
+}
+
+/// A state drawn uniformly among those that can reach `goal`.
+fn uniform_in_class(goal: &State, rng: &mut SplitMix64) -> State {
+    let n = goal.board().cells();
+    let mut cells = [0u8; MAX_CELLS];
+    for (cell, slot) in cells.iter_mut().enumerate().take(n) {
+        *slot = cell as u8;
+    }
+    // Fisher-Yates, from the last cell down.
+    for i in (1..n).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        cells.swap(i, j);
+    }
+    let state = State::from_valid_cells(goal.board(), cells);
+    if state.can_reach(goal) {
+        return state;
+    }
+    // The first two cells that hold tiles: which cells those are depends only on the blank's
+    // cell, so the swap maps each class onto the other one to one.
+    let mut tiles = (0..n).filter(|&c| cells[c] != BLANK);
+    let (a, b) = (tiles.next(), tiles.next());
+    if let (Some(a), Some(b)) = (a, b) {
+        cells.swap(a, b);
+    }
+    State::from_valid_cells(goal.board(), cells)
+}
+
+/// The instances: `count` starts from `draw` (a start and its distance, where known), exactly
+/// `options.unsolvable` of them made unsolvable, at positions chosen by selection sampling.
+fn instances<'a>(
+    mut draw: impl FnMut(&mut SplitMix64) -> (State, Option<u8>) + 'a,
+    goal: &State,
+    options: &SampleOptions,
+    seed: u64,
+) -> impl Iterator<Item = Instance> + 'a {
     let mut rng = SplitMix64::new(seed);
     let mut remaining = options.count;
     let mut unsolvable_left = options.unsolvable;
     let goal = *goal;
-    Ok(std::iter::from_fn(move || {
+    std::iter::from_fn(move || {
         if remaining == 0 {
             return None;
         }
@@ -244,22 +377,24 @@ pub fn sample<'t, D: AsRef<[u8]>>(
         // (unsolvable still to place) / (lines left), which places exactly that many, uniformly.
         let unsolvable = rng.below(remaining) < unsolvable_left;
         remaining -= 1;
-        let (start, distance) = sampler.draw(&mut rng);
+        let (start, distance) = draw(&mut rng);
         Some(if unsolvable {
             unsolvable_left -= 1;
             Instance {
                 start: swap_two_tiles(&start, &mut rng),
                 goal,
+                solvable: false,
                 distance: None,
             }
         } else {
             Instance {
                 start,
                 goal,
-                distance: Some(distance),
+                solvable: true,
+                distance,
             }
         })
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -288,7 +423,12 @@ mod tests {
         let canonical = State::canonical_goal(board, goal.blank());
         let table = Table::build(&canonical, BuildOptions::default()).unwrap();
         let depth = 10;
-        let expected = table.entries().iter().filter(|&&d| d == depth).count();
+        let expected = table
+            .entries()
+            .unwrap()
+            .iter()
+            .filter(|&&d| d == depth)
+            .count();
         let sampler = Sampler::new(&table, &goal, depth..=depth).unwrap();
         assert_eq!(sampler.population(), expected as u64);
         let mut rng = SplitMix64::new(11);

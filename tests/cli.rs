@@ -1,5 +1,7 @@
 //! The `npuzzle` binary for the exact-table commands: stdout, stderr and exit code apart.
 
+mod reseal;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -335,10 +337,7 @@ fn a_table_damaged_behind_valid_checksums_is_named_not_mistaken_for_unsolvable()
         header_len + space.index(&far) as usize,
     );
     bytes.swap(a, b);
-    let body_crc = crc32fast::hash(&bytes[header_len..]);
-    bytes[72..76].copy_from_slice(&body_crc.to_le_bytes());
-    let header_crc = crc32fast::hash(&bytes[..header_len - 4]);
-    bytes[header_len - 4..header_len].copy_from_slice(&header_crc.to_le_bytes());
+    reseal::reseal_body(&mut bytes);
     std::fs::write(dir.path().join("3x3-123456780.npt"), &bytes).unwrap();
 
     let out = npuzzle(dir.path(), &["solve", "123456708"]);

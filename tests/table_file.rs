@@ -1,5 +1,7 @@
 //! The table file: round trip, and every kind of damage refused with its own error.
 
+mod reseal;
+
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -38,7 +40,10 @@ fn a_written_table_opens_with_the_same_bytes_and_answers() {
     file::write_atomic(&path, bytes()).unwrap();
     let table = file::open(&path).unwrap();
     assert_eq!(table.as_bytes(), bytes());
-    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+    assert_eq!(
+        table.distance(&"867254301".parse().unwrap()).unwrap(),
+        Some(31)
+    );
     table.expect_goal(&goal()).unwrap();
 }
 
@@ -104,7 +109,20 @@ fn a_flipped_byte_in_the_body_is_a_checksum_error() {
         let mut damaged = bytes().to_vec();
         damaged[offset] ^= 0x04;
         let error = Table::from_bytes(&damaged[..]).err().unwrap();
-        assert!(matches!(error, FormatError::BodyChecksum { .. }), "{error}");
+        let body_offset = offset - header_len();
+        assert!(
+            matches!(error, FormatError::BlockChecksum { block: 0, start, end, .. } if (start..end).contains(&body_offset)),
+            "{error}"
+        );
+        // Opened lazily, the header passes and the first read of the block refuses it.
+        let lazy = Table::from_header(&damaged[..]).unwrap();
+        let damaged_state = lazy
+            .space()
+            .unrank(body_offset as u32, goal().parity_class());
+        assert!(matches!(
+            lazy.distance(&damaged_state),
+            Err(npuzzle::TableError::Damaged { .. })
+        ));
     }
 }
 
@@ -175,7 +193,7 @@ fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
     let (table, notices) =
         file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
     assert!(matches!(notices[..], [Notice::Built { .. }]), "{notices:?}");
-    assert_eq!(table.distance(&goal()), Some(0));
+    assert_eq!(table.distance(&goal()).unwrap(), Some(0));
     let path = dir.path().join(file::file_name(&goal()));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
 
@@ -199,7 +217,10 @@ fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
         "{}",
         notices[0]
     );
-    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+    assert_eq!(
+        table.distance(&"867254301".parse().unwrap()).unwrap(),
+        Some(31)
+    );
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     file::open(&path).unwrap();
 }
@@ -216,7 +237,10 @@ fn an_unusable_data_directory_still_answers_from_memory() {
         matches!(notices[..], [Notice::InMemory { .. }]),
         "{notices:?}"
     );
-    assert_eq!(table.distance(&"867254301".parse().unwrap()), Some(31));
+    assert_eq!(
+        table.distance(&"867254301".parse().unwrap()).unwrap(),
+        Some(31)
+    );
 
     // A table path that is a directory is reported as such, and the answer still comes.
     let data = dir.path().join("data");
@@ -236,7 +260,7 @@ fn an_unusable_data_directory_still_answers_from_memory() {
         matches!(notices[..], [Notice::InMemory { .. }]),
         "{notices:?}"
     );
-    assert_eq!(table.distance(&goal()), Some(0));
+    assert_eq!(table.distance(&goal()).unwrap(), Some(0));
 }
 
 mod decoding_never_panics {
@@ -284,9 +308,7 @@ fn a_body_whose_histogram_differs_from_the_header_is_refused_even_with_valid_che
     // Turn one depth-31 state into depth 30, then recompute both checksums.
     let at = damaged[len..].iter().position(|&d| d == 31).unwrap() + len;
     damaged[at] = 30;
-    let body_crc = crc32fast::hash(&damaged[len..]);
-    damaged[72..76].copy_from_slice(&body_crc.to_le_bytes());
-    reseal(&mut damaged);
+    reseal::reseal_body(&mut damaged);
     let error = Table::from_bytes(&damaged[..]).err().unwrap();
     assert!(
         matches!(error, FormatError::BodyCounts { depth: 30, .. }),

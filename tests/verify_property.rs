@@ -92,12 +92,12 @@ proptest! {
         let table = &tables()[blank];
         let goal = *table.goal();
         let start = table.space().unrank(rank, goal.parity_class());
-        let exact = table.distance(&start).expect("same parity class");
+        let exact = table.distance(&start).unwrap().expect("same parity class");
         let moves = match shape {
             Shape::Walk => walk(&start, &choices),
-            Shape::Optimal => table.solve_moves(&start).expect("solvable"),
+            Shape::Optimal => table.solve_moves(&start).unwrap().expect("solvable"),
             Shape::Detour { at } => {
-                let mut moves = table.solve_moves(&start).expect("solvable");
+                let mut moves = table.solve_moves(&start).unwrap().expect("solvable");
                 let at = at.min(moves.len());
                 let there = Solution::from_moves(start, moves[..at].to_vec()).unwrap().end();
                 let out = walk(&there, &choices);
@@ -138,7 +138,7 @@ proptest! {
         let table = &tables()[8];
         let goal = *table.goal();
         let start = table.space().unrank(rank, goal.parity_class());
-        let exact = table.distance(&start).unwrap();
+        let exact = table.distance(&start).unwrap().unwrap();
         let moves: Vec<Move> = letters.iter().map(|&i| Move::ALL[i]).collect();
         let verdict = judge(&start, &goal, Some(exact), &Claim::moves(moves.clone()));
         // Independent replay with State::apply.
@@ -162,7 +162,7 @@ proptest! {
         let tiles: Vec<usize> = (0..9).filter(|&c| swapped[c] != 0).take(2).collect();
         swapped.swap(tiles[0], tiles[1]);
         let unsolvable = State::from_tiles(Board::THREE_BY_THREE, &swapped).unwrap();
-        prop_assert_eq!(table.distance(&unsolvable), None);
+        prop_assert_eq!(table.distance(&unsolvable).unwrap(), None);
         prop_assert_eq!(judge(&unsolvable, &goal, None, &Claim::moves(moves)), Verdict::FalseSolution);
         prop_assert_eq!(judge(&unsolvable, &goal, None, &Claim::unsolvable()), Verdict::CorrectUnsolvable);
     }
@@ -175,7 +175,7 @@ proptest! {
         let table = &tables()[4];
         let goal = *table.goal();
         let start = table.space().unrank(rank, goal.parity_class());
-        let exact = table.distance(&start).unwrap();
+        let exact = table.distance(&start).unwrap().unwrap();
         let moves: Vec<Move> = letters.iter().map(|&i| Move::ALL[i]).collect();
         let claim = Claim::moves(moves);
         let with = judge(&start, &goal, Some(exact), &claim);

@@ -165,7 +165,7 @@ fn a_depth_range_and_unsolvable_pairs_are_respected() {
     let mut unsolvable = 0;
     for row in &rows {
         let start: State = row[0].parse().unwrap();
-        match table.distance(&start) {
+        match table.distance(&start).unwrap() {
             None => {
                 unsolvable += 1;
                 assert_eq!(row[2], "unsolvable", "{row:?}");
@@ -237,8 +237,17 @@ fn impossible_requests_are_usage_errors() {
             "the minimum depth 9 is larger than the maximum depth 3",
         ),
         (
-            vec!["--goal", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
-            "no exact table for the 4x4 board",
+            vec![
+                "--goal",
+                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+                "--depth",
+                "30",
+            ],
+            "drawing at chosen depths needs an exact table, and the 4x4 board has none",
+        ),
+        (
+            vec!["--size", "4x4", "--with-answers"],
+            "--with-answers needs an exact table, and the 4x4 board has none",
         ),
         (vec!["--goal", "12345678"], "invalid goal `12345678`"),
     ] {
@@ -305,4 +314,45 @@ fn a_sample_with_answers_and_unsolvable_rows_verifies_as_it_is_in_both_forms() {
             .iter()
             .all(|v| v == "optimal" || v == "correct-unsolvable"));
     }
+}
+
+#[test]
+fn boards_without_tables_are_sampled_uniformly_and_reproducibly() {
+    let draw = |seed: &str| {
+        let output = npuzzle(
+            &[
+                "sample",
+                "--size",
+                "4x4",
+                "-n",
+                "40",
+                "--unsolvable",
+                "10",
+                "--seed",
+                seed,
+            ],
+            "",
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let text = draw("3");
+    assert_eq!(text, draw("3"), "the same seed draws the same instances");
+    assert_ne!(text, draw("4"));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("start,goal"));
+    let mut solvable = 0;
+    for line in lines {
+        let (start, goal) = line.split_once(',').unwrap();
+        let start = npuzzle::State::parse(start, None).unwrap();
+        let goal = npuzzle::State::parse(goal, None).unwrap();
+        assert_eq!(goal, npuzzle::State::goal(start.board()));
+        solvable += start.can_reach(&goal) as usize;
+    }
+    assert_eq!(solvable, 30);
 }

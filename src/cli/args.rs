@@ -27,7 +27,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Build the exact table for a goal (or all nine 3x3 tables) and save it in the data directory
+    /// Build the exact table for a goal (or all of a board's tables) and save it in the data directory
     Build(BuildArgs),
     /// Print the exact number of moves from START to the goal
     Distance(QueryArgs),
@@ -70,8 +70,8 @@ pub struct GoalArgs {
     #[arg(long, short, value_name = "GOAL")]
     pub goal: Option<String>,
 
-    /// The board as WxH when the cell count does not say it (e.g. 3x2)
-    #[arg(long, value_name = "WxH")]
+    /// The board as WxH when the cell count does not say it (e.g. 3x2, 4x3)
+    #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
 }
 
@@ -82,12 +82,14 @@ pub struct BuildArgs {
     #[arg(long, short, value_name = "GOAL", conflicts_with = "all")]
     pub goal: Option<String>,
 
-    /// Build all nine 3x3 tables, one per blank cell: together they serve every goal
+    /// Build every table of the board (3x3 unless --board says otherwise), one per blank
+    /// cell: together they serve every goal
     #[arg(long)]
     pub all: bool,
 
-    /// The goal's board as WxH when the cell count does not say it (e.g. 3x2)
-    #[arg(long, value_name = "WxH", conflicts_with = "all")]
+    /// The board as WxH: every board of at most 12 cells has tables (2x2 up to 3x4, 4x3, 2x6,
+    /// 6x2); without --goal, the table of its default goal (blank last) is built
+    #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
 
     /// Worker threads for the generator [default: all cores]
@@ -147,11 +149,11 @@ pub struct SolveArgs {
 /// How to answer: from the table or by which search.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AlgorithmArg {
-    /// The exact table (3x3 and smaller): one read per move
+    /// The exact table (boards of at most 12 cells): one read per move
     Table,
     /// A* search, optimal
     Astar,
-    /// IDA* search, optimal, little memory (the fallback for boards over 9 cells)
+    /// IDA* search, optimal, little memory (the fallback for boards over 12 cells)
     Idastar,
     /// Breadth-first search over states, optimal, no heuristic
     Bfs,
@@ -175,7 +177,7 @@ pub enum HeuristicArg {
 /// Search options shared by `distance` and `solve`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SearchArgs {
-    /// How to answer [default: table; without one (boards over 9 cells, or --no-table) astar
+    /// How to answer [default: table; without one (boards over 12 cells, or --no-table) astar
     /// with linear-conflict on 3x3 and smaller, idastar with linear-conflict beyond]
     #[arg(long, short, value_enum, value_name = "ALG")]
     pub algorithm: Option<AlgorithmArg>,
@@ -323,8 +325,8 @@ pub struct CheckArgs {
     #[arg(long, short, value_name = "GOAL")]
     pub goal: Option<String>,
 
-    /// The goal's board as WxH when the cell count does not say it (e.g. 3x2)
-    #[arg(long, value_name = "WxH")]
+    /// The goal's board as WxH when the cell count does not say it (e.g. 3x2, 4x3)
+    #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
 }
 

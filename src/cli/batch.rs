@@ -5,20 +5,19 @@
 //! parallel, each piece formatting its own rows into a byte buffer (`batch_rows::Sink`); the
 //! buffers are then written in order. Memory stays flat: one block in, one block of rows out.
 //!
-//! Tables come from the [`Context`]. A piece that meets a goal whose table is not open yet
-//! stops and names the goals it needs; they are opened (or built) on the main thread and the
-//! piece is answered again.
+//! Answers come from the answer layer ([`Oracle`]), shared by the workers: a table where the
+//! board has one (opened, or built, the first time a question needs it), else a search within
+//! the per-line `--limit`.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use npuzzle::table::file::TableBytes;
-use npuzzle::{Board, State, Table};
+use npuzzle::answer::AnswerError;
+use npuzzle::{Board, How, NoAnswer, Oracle, State};
 
 use npuzzle::search::Limits;
 
@@ -236,98 +235,47 @@ enum Input<'a> {
     Records(&'a [Record]),
 }
 
-/// Answers `inputs` in parallel and writes their rows in order, opening tables on demand.
+/// Answers `inputs` in parallel and writes their rows in order. Tables open on first use,
+/// inside the answer layer.
 fn answer_pieces(
     settings: &Settings,
     inputs: &[Input],
-    context: &mut Context,
+    context: &Context,
     out: &mut dyn Write,
     summary: &mut Summary,
 ) -> Result<(), Failure> {
-    let mut done: Vec<Option<PieceDone>> = inputs.iter().map(|_| None).collect();
-    loop {
-        let needed: HashSet<State> = {
-            let answerer = Answerer::new(settings, context);
-            let results: Vec<Result<PieceDone, HashSet<State>>> = inputs
-                .par_iter()
-                .zip(done.par_iter())
-                .map(|(input, prior)| match prior {
-                    Some(_) => Err(HashSet::new()),
-                    None => answerer.piece(input),
-                })
-                .collect();
-            let mut needed = HashSet::new();
-            for (slot, result) in done.iter_mut().zip(results) {
-                match result {
-                    Ok(piece) => *slot = Some(piece),
-                    Err(goals) => needed.extend(goals),
-                }
-            }
-            needed
-        };
-        if needed.is_empty() {
-            break;
-        }
-        for goal in &needed {
-            // Goals reach here only after `has_tables`, so a table is always found or built.
-            context.table_for(goal);
-        }
-    }
-    for piece in done.into_iter().flatten() {
+    let answerer = Answerer::new(settings, context.oracle());
+    let done: Vec<PieceDone> = inputs
+        .par_iter()
+        .map(|input| answerer.piece(input))
+        .collect();
+    for piece in done {
         out.write_all(&piece.bytes)?;
         summary.add(&piece);
     }
     Ok(())
 }
 
-/// Answers questions with the tables open at the time; immutable, shared by the workers.
+/// Answers questions through the answer layer; immutable, shared by the workers.
 struct Answerer<'a> {
     settings: &'a Settings,
-    tables: Vec<(State, &'a Table<TableBytes>)>,
+    oracle: &'a Oracle,
     /// The `--goal`'s text, written in every row that uses it.
     goal_text: Option<String>,
 }
 
-/// Why a question got no answer: a row's message, or a table to open first.
-enum Miss {
-    Failed(String),
-    NeedTable(State),
-}
-
 impl<'a> Answerer<'a> {
-    fn new(settings: &'a Settings, context: &'a Context) -> Answerer<'a> {
-        let board = Board::THREE_BY_THREE;
-        let mut tables = Vec::new();
-        for goal in (2..=3usize)
-            .flat_map(|w| (2..=3usize).map(move |h| (w, h)))
-            .filter_map(|(w, h)| Board::new(w, h).ok())
-            .flat_map(|b| (0..b.cells()).map(move |blank| State::canonical_goal(b, blank)))
-        {
-            if let Some(table) = context.loaded_table(&goal) {
-                tables.push((goal, table));
-            }
-        }
-        // The 3x3 table of the default goal first: most questions use it.
-        tables.sort_by_key(|(g, _)| *g != State::goal(board));
+    fn new(settings: &'a Settings, oracle: &'a Oracle) -> Answerer<'a> {
         Answerer {
             settings,
-            tables,
+            oracle,
             goal_text: settings.goal.map(|g| g.to_string()),
         }
     }
 
-    fn table(&self, goal: &State) -> Option<&'a Table<TableBytes>> {
-        // A canonical goal is known by its board and blank cell.
-        self.tables
-            .iter()
-            .find(|(g, _)| g.blank() == goal.blank() && g.board() == goal.board())
-            .map(|(_, t)| *t)
-    }
-
-    /// Answers one piece, or names the tables it needs.
-    fn piece(&self, input: &Input) -> Result<PieceDone, HashSet<State>> {
+    /// Answers one piece.
+    fn piece(&self, input: &Input) -> PieceDone {
         let mut sink = Sink::new(self.settings.format, self.settings.solve, PIECE_BYTES);
-        let mut needed = HashSet::new();
         match input {
             Input::Lines { piece, first } => {
                 let mut line = *first;
@@ -344,7 +292,7 @@ impl<'a> Answerer<'a> {
                         continue;
                     }
                     match std::str::from_utf8(text) {
-                        Ok(text) => self.line(text, line, &mut sink, &mut needed),
+                        Ok(text) => self.line(text, line, &mut sink),
                         Err(e) => sink.failure(
                             line,
                             &String::from_utf8_lossy(text),
@@ -363,35 +311,24 @@ impl<'a> Answerer<'a> {
                         Ok((start, goal)) => {
                             let question =
                                 self.fields(start.trim(), goal.as_deref().map(str::trim));
-                            self.settle(
-                                question,
-                                record.line,
-                                start,
-                                goal.as_deref(),
-                                &mut sink,
-                                &mut needed,
-                            );
+                            self.settle(question, record.line, start, goal.as_deref(), &mut sink);
                         }
                         Err((raw, message)) => sink.failure(record.line, raw, "", message),
                     }
                 }
             }
         }
-        if needed.is_empty() {
-            Ok(sink.finish())
-        } else {
-            Err(needed)
-        }
+        sink.finish()
     }
 
     /// A plain line: `START`, `START,GOAL`, or a comma-separated start (`1,2,3,4,5,6,7,8,0`).
-    fn line(&self, text: &str, line: u64, sink: &mut Sink, needed: &mut HashSet<State>) {
+    fn line(&self, text: &str, line: u64, sink: &mut Sink) {
         let commas = text.bytes().filter(|&b| b == b',').count();
         if commas == 1 {
             let (start, goal) = text.split_once(',').expect("one comma");
             let (start, goal) = (start.trim(), goal.trim());
             let question = self.fields(start, Some(goal));
-            return self.settle(question, line, start, Some(goal), sink, needed);
+            return self.settle(question, line, start, Some(goal), sink);
         }
         let whole = State::parse(text, self.settings.board);
         let question = match whole {
@@ -411,31 +348,31 @@ impl<'a> Answerer<'a> {
                         State::parse(goal, self.settings.board),
                     ) {
                         let question = self.fields(start, Some(goal));
-                        return self.settle(question, line, start, Some(goal), sink, needed);
+                        return self.settle(question, line, start, Some(goal), sink);
                     }
                 }
                 let first = text.split(',').next().unwrap_or("").trim();
                 if commas >= 2 && State::parse(first, self.settings.board).is_ok() {
-                    Err(Miss::Failed(format!(
+                    Err(format!(
                         "expected START or START,GOAL but found {} comma-separated fields",
                         commas + 1
-                    )))
+                    ))
                 } else {
-                    Err(Miss::Failed(state_error("start", text, &error)))
+                    Err(state_error("start", text, &error))
                 }
             }
         };
-        self.settle(question, line, text, None, sink, needed);
+        self.settle(question, line, text, None, sink);
     }
 
     /// Reads a start and an optional goal written apart.
-    fn fields(&self, start: &str, goal: Option<&str>) -> Result<(State, State), Miss> {
+    fn fields(&self, start: &str, goal: Option<&str>) -> Result<(State, State), String> {
         let start = State::parse(start, self.settings.board)
-            .map_err(|e| Miss::Failed(state_error("start", start, &e)))?;
+            .map_err(|e| state_error("start", start, &e))?;
         let goal = match goal.filter(|g| !g.is_empty()) {
             Some(text) => Some(
                 State::parse(text, Some(start.board()))
-                    .map_err(|e| Miss::Failed(state_error("goal", text, &e)))?,
+                    .map_err(|e| state_error("goal", text, &e))?,
             ),
             None => None,
         };
@@ -443,16 +380,16 @@ impl<'a> Answerer<'a> {
     }
 
     /// The goal of a question: its own, else `--goal`, else the board's default goal.
-    fn with_goal(&self, start: State, own: Option<State>) -> Result<State, Miss> {
+    fn with_goal(&self, start: State, own: Option<State>) -> Result<State, String> {
         let goal = own
             .or(self.settings.goal)
             .unwrap_or_else(|| State::goal(start.board()));
         if goal.board() != start.board() {
-            return Err(Miss::Failed(format!(
+            return Err(format!(
                 "the start {start} is on a {} board but the goal {goal} is on a {} board",
                 start.board(),
                 goal.board()
-            )));
+            ));
         }
         Ok(goal)
     }
@@ -460,12 +397,11 @@ impl<'a> Answerer<'a> {
     /// Answers a read question, or writes its failure row.
     fn settle(
         &self,
-        question: Result<(State, State), Miss>,
+        question: Result<(State, State), String>,
         line: u64,
         start_text: &str,
         goal_text: Option<&str>,
         sink: &mut Sink,
-        needed: &mut HashSet<State>,
     ) {
         let known_goal = question.as_ref().ok().map(|(_, goal)| *goal);
         let answer = question.and_then(|(start, goal)| {
@@ -476,10 +412,7 @@ impl<'a> Answerer<'a> {
             Ok((start, goal, distance, moves)) => {
                 sink.answer(&start, &goal, distance, moves.as_deref());
             }
-            Err(Miss::NeedTable(goal)) => {
-                needed.insert(goal);
-            }
-            Err(Miss::Failed(message)) => {
+            Err(message) => {
                 let goal = known_goal
                     .map(|g| Cow::Owned(g.to_string()))
                     .or_else(|| goal_text.map(Cow::Borrowed))
@@ -490,43 +423,26 @@ impl<'a> Answerer<'a> {
         }
     }
 
-    fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
-        if !Context::has_tables(goal.board()) {
-            return self.search(start, goal);
-        }
-        // No `can_reach` here: the table's lookup checks the parity class as it ranks.
-        let table = self
-            .table(goal)
-            .ok_or_else(|| Miss::NeedTable(State::canonical_goal(goal.board(), goal.blank())))?;
-        let unsolvable = || Miss::Failed(unsolvable_reason(start, goal));
-        let failed = |e: npuzzle::FormatError| Miss::Failed(e.to_string());
-        if self.settings.solve {
-            let solution = table
-                .solve_to(start, goal)
-                .map_err(failed)?
-                .ok_or_else(unsolvable)?;
-            Ok((solution.len() as u8, Some(solution.moves_string())))
+    /// The distance (and with `--solve` the moves) from the answer layer: a table where the
+    /// board has one, else a search within the per-line limits.
+    fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), String> {
+        let how = How::within(self.settings.search_limits);
+        let failed = |e: AnswerError| Failure::from(e).message.unwrap_or_default();
+        let answer = if self.settings.solve {
+            let answer = self.oracle.solve(start, goal, how).map_err(failed)?;
+            answer.map(|s| (s.len() as u8, Some(s.moves_string())))
         } else {
-            let distance = table
-                .distance_to(start, goal)
-                .map_err(failed)?
-                .ok_or_else(unsolvable)?;
-            Ok((distance, None))
-        }
-    }
-}
-
-impl Answerer<'_> {
-    /// Answers a question on a board without an exact table by IDA* with linear conflict
-    /// (optimal, memory-light), within the per-line limits.
-    fn search(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Miss> {
-        match super::search::exact_by_search(start, goal, self.settings.search_limits) {
-            Ok(Some((distance, solution))) => Ok((
-                distance,
-                self.settings.solve.then(|| solution.moves_string()),
-            )),
-            Ok(None) => Err(Miss::Failed(unsolvable_reason(start, goal))),
-            Err(why) => Err(Miss::Failed(why)),
-        }
+            let answer = self.oracle.distance(start, goal, how).map_err(failed)?;
+            answer.map(|d| (d, None))
+        };
+        let (value, cost) = answer.split();
+        value.map_err(|why| match why {
+            NoAnswer::GaveUp(limit) => format!(
+                "no exact table for the {} board, and the search gave up at its {limit} after {} expanded nodes (raise --limit)",
+                goal.board(),
+                cost.expanded
+            ),
+            _ => unsolvable_reason(start, goal),
+        })
     }
 }

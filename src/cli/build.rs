@@ -5,27 +5,28 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::table::file;
-use npuzzle::{Board, BuildOptions, State, Table};
+use npuzzle::{BuildOptions, State, Table};
 
 use super::args::BuildArgs;
-use super::input::{parse_size, parse_state};
+use super::input::{goal_of, parse_size};
 use super::{CommandResult, Context, Failure};
 
 /// Builds the requested tables; each line of output names the file, its size and build time.
 pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
+    let size = parse_size(&args.size)?;
     let goals: Vec<State> = if args.all {
-        let board = Board::THREE_BY_THREE;
+        let board = size.unwrap_or(DEFAULT_BOARD);
+        if !has_table(board) {
+            return Err(Context::no_table(board));
+        }
         (0..board.cells())
             .map(|b| State::canonical_goal(board, b))
             .collect()
     } else {
-        let size = parse_size(&args.size)?;
-        let goal = match args.goal.as_deref() {
-            Some(text) => parse_state("goal", text, size)?,
-            None => State::goal(size.unwrap_or(Board::THREE_BY_THREE)),
-        };
-        if !Context::has_tables(goal.board()) {
+        let goal = goal_of(args.goal.as_deref(), size)?;
+        if !has_table(goal.board()) {
             return Err(Context::no_table(goal.board()));
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]

@@ -1,15 +1,18 @@
 //! `npuzzle check`: validate a table file and say what it holds.
 //!
-//! Opening validates the header and both checksums (`table::file::open`); `--deep` also checks
-//! every entry against its neighbours and recounts the depths against the header. Exit codes:
+//! Opening validates the header (`table::file::open`), then every block of the body is checked
+//! against its checksum, the whole body against its own, and its histogram against the
+//! header's depth counts (`Table::verify_body`); `--deep` also checks every entry against its
+//! neighbours. Exit codes:
 //! 0 valid; 1 damaged (or not serving `--goal`); 2 unreadable or missing.
 
 use std::io::Write;
 use std::path::PathBuf;
 
+use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::table::file::{self, TableBytes, TableFileError};
 use npuzzle::table::format::FORMAT_VERSION;
-use npuzzle::{Board, State, Table};
+use npuzzle::{State, Table};
 
 use super::args::CheckArgs;
 use super::input::{parse_size, parse_state};
@@ -23,14 +26,14 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         None => size.map(State::goal),
     };
     if let Some(goal) = &goal {
-        if !Context::has_tables(goal.board()) {
+        if !has_table(goal.board()) {
             return Err(Context::no_table(goal.board()));
         }
     }
     let path: PathBuf = match &args.file {
         Some(path) => path.clone(),
         None => {
-            let goal = goal.unwrap_or_else(|| State::goal(Board::THREE_BY_THREE));
+            let goal = goal.unwrap_or_else(|| State::goal(DEFAULT_BOARD));
             let canonical = State::canonical_goal(goal.board(), goal.blank());
             context.data_dir().join(file::file_name(&canonical))
         }
@@ -42,6 +45,12 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
             build_options(args)
         )),
         _ => Failure::usage(error.to_string()),
+    })?;
+    table.verify_body().map_err(|error| {
+        Failure::negative(format!(
+            "damaged: table {} is not valid: {error}",
+            path.display()
+        ))
     })?;
     let mut out = std::io::stdout().lock();
     describe(&path, &table, &mut out)?;
@@ -87,8 +96,10 @@ fn describe(
     writeln!(out, "depth counts:  {}", counts.join(" "))?;
     writeln!(
         out,
-        "body checksum: {:08x} (CRC-32, verified; header checksum verified)",
-        header.body_checksum
+        "body checksum: {:08x} (CRC-32, verified, and each of its {} blocks of {} KiB; header checksum verified)",
+        header.body_checksum,
+        header.block_checksums.len(),
+        (1usize << header.block_shift) / 1024
     )?;
     Ok(())
 }
@@ -99,7 +110,7 @@ fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
         let state = table.space().unrank(index, table.goal().parity_class());
         return Err(Failure::negative(format!(
             "damaged: entry {index} (state {state}) holds distance {}, which disagrees with its neighbours' entries",
-            table.entries()[index as usize]
+            table.as_bytes()[table.header().len + index as usize]
         )));
     }
     let recounted = table.recount_depths();

@@ -2,17 +2,17 @@
 //! so that the slow ones report "gave up" instead of running for hours.
 
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use npuzzle::search::{self, Algorithm, Limits, Outcome};
-use npuzzle::{HeuristicKind, State};
+use npuzzle::search::{Algorithm, Limits};
+use npuzzle::{Answer, HeuristicKind, How, NoAnswer, Solution, State};
 
 use super::args::{CompareArgs, CompareFormat};
 use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
-use super::search::table_answer;
+use super::search::value;
 use super::{CommandResult, Context, Failure};
 
 /// Per-algorithm limits when none are given: on the hardest 3x3 instance every row ends within
@@ -75,19 +75,23 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
     };
     let mut rows = Vec::new();
     let mut exact = None;
-    if !args.no_table && Context::has_tables(start.board()) {
-        let found = table_answer(&start, &goal, context)?;
-        exact = Some(found.solution.len() as u8);
+    let oracle = context.oracle();
+    if !args.no_table && oracle.uses_table(start.board()) {
+        let began = Instant::now();
+        let answer = oracle.solve(&start, &goal, How::table())?;
+        let elapsed = began.elapsed();
+        let (solution, cost) = value(answer, &start, &goal)?;
+        exact = Some(solution.len() as u8);
         rows.push(Row {
             algorithm: "table".to_string(),
             heuristic: None,
-            length: Some(found.solution.len()),
+            length: Some(solution.len()),
             optimal: Some(true),
             gave_up: None,
-            expanded: found.expanded,
-            generated: found.generated,
-            time_ms: found.elapsed.as_secs_f64() * 1e3,
-            moves: Some(found.solution.moves_string()),
+            expanded: cost.expanded,
+            generated: cost.generated,
+            time_ms: elapsed.as_secs_f64() * 1e3,
+            moves: Some(solution.moves_string()),
         });
     }
     for algorithm in Algorithm::ALL {
@@ -98,7 +102,13 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
             &[HeuristicKind::Manhattan]
         };
         for &heuristic in kinds {
-            rows.push(row(algorithm, heuristic, &start, &goal, limits, exact));
+            let how = How::search(algorithm, Some(heuristic), limits);
+            rows.push(row(
+                oracle.solve(&start, &goal, how)?,
+                algorithm,
+                heuristic,
+                exact,
+            ));
         }
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -122,15 +132,12 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
 }
 
 fn row(
+    answer: Answer<Solution>,
     algorithm: Algorithm,
     heuristic: HeuristicKind,
-    start: &State,
-    goal: &State,
-    limits: Limits,
     exact: Option<u8>,
 ) -> Row {
-    let result = search::run(algorithm, heuristic, start, goal, limits);
-    let solution = result.solution();
+    let solution = answer.value.as_ref().ok();
     Row {
         algorithm: algorithm.name().to_string(),
         heuristic: algorithm
@@ -141,13 +148,13 @@ fn row(
             Some(d) => Some(s.len() == d as usize),
             None => algorithm.is_optimal().then_some(true),
         }),
-        gave_up: match result.outcome {
-            Outcome::GaveUp(limit) => Some(limit.to_string()),
+        gave_up: match answer.value {
+            Err(NoAnswer::GaveUp(limit)) => Some(limit.to_string()),
             _ => None,
         },
-        expanded: result.expanded,
-        generated: result.generated,
-        time_ms: result.elapsed.as_secs_f64() * 1e3,
+        expanded: answer.expanded,
+        generated: answer.generated,
+        time_ms: answer.elapsed.as_secs_f64() * 1e3,
         moves: solution.map(|s| s.moves_string()),
     }
 }

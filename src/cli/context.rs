@@ -1,21 +1,22 @@
-//! What every command shares: the data directory and the tables opened so far.
+//! What every command shares: the data directory and the answer layer over it.
 
-use std::collections::HashMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
 
-use npuzzle::table::file::{self, Notice, TableBytes};
-use npuzzle::{Board, BuildOptions, State, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use npuzzle::answer::{AnswerError, DataDir, Oracle, SourceEvent};
+use npuzzle::table::file::{self, Notice};
+use npuzzle::{Board, TableError};
 
 use super::{Cli, Failure};
 
-/// Boards the command line keeps exact tables for: at most this many cells (3x3 and smaller),
-/// because a table for 4x3 would hold 239 million entries.
-pub const MAX_TABLE_CELLS: usize = 9;
-
-/// The data directory and the tables opened (or built) during this run.
+/// The data directory and the [`Oracle`] that opens (or builds) tables in it.
 pub struct Context {
     data_dir: PathBuf,
-    tables: HashMap<State, Table<TableBytes>>,
+    oracle: Oracle,
 }
 
 impl Context {
@@ -24,19 +25,21 @@ impl Context {
     /// does (a shell's `NPUZZLE_DATA_DIR=` must not break every command).
     pub fn new(cli: &Cli) -> Context {
         let given = |dir: &PathBuf| !dir.as_os_str().is_empty();
-        Context {
-            data_dir: cli
-                .data_dir
-                .clone()
-                .filter(given)
-                .or_else(|| {
-                    std::env::var_os("NPUZZLE_DATA_DIR")
-                        .map(PathBuf::from)
-                        .filter(given)
-                })
-                .unwrap_or_else(file::default_data_dir),
-            tables: HashMap::new(),
-        }
+        let data_dir = cli
+            .data_dir
+            .clone()
+            .filter(given)
+            .or_else(|| {
+                std::env::var_os("NPUZZLE_DATA_DIR")
+                    .map(PathBuf::from)
+                    .filter(given)
+            })
+            .unwrap_or_else(file::default_data_dir);
+        let progress = BuildProgress::default();
+        let oracle = Oracle::new(
+            DataDir::new(data_dir.clone()).on_event(move |event| progress.report(event)),
+        );
+        Context { data_dir, oracle }
     }
 
     /// The data directory.
@@ -44,46 +47,81 @@ impl Context {
         &self.data_dir
     }
 
-    /// Whether exact tables are kept for `board`.
-    pub fn has_tables(board: Board) -> bool {
-        board.cells() <= MAX_TABLE_CELLS
+    /// The answer layer: tables from the data directory, search elsewhere.
+    pub fn oracle(&self) -> &Oracle {
+        &self.oracle
     }
 
     /// The usage error of a command that needs an exact table for `board`, which has none.
     pub fn no_table(board: Board) -> Failure {
-        Failure::usage(format!(
-            "no exact table for the {board} board: tables cover boards of at most \
-             {MAX_TABLE_CELLS} cells"
-        ))
+        Failure::from(AnswerError::NoTable { board })
     }
+}
 
-    /// The table serving `goal`: the canonical table with the same blank cell, opened from the
-    /// data directory, or built (and saved) on first use; notices go to stderr. `None` for
-    /// boards without tables.
-    pub fn table_for(&mut self, goal: &State) -> Option<&Table<TableBytes>> {
-        if !Context::has_tables(goal.board()) {
-            return None;
-        }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        if !self.tables.contains_key(&canonical) {
-            let (table, notices) =
-                file::load_or_build(&self.data_dir, &canonical, BuildOptions::default())
-                    .expect("boards of at most 9 cells can be ranked");
-            for notice in notices {
+impl From<AnswerError> for Failure {
+    fn from(error: AnswerError) -> Failure {
+        let hint = match &error {
+            AnswerError::Table(TableError::Damaged { .. } | TableError::Inconsistent { .. }) => {
+                "; run `npuzzle check --deep` and rebuild it with `npuzzle build`"
+            }
+            _ => "",
+        };
+        Failure::usage(format!("{error}{hint}"))
+    }
+}
+
+/// Tells the user, on stderr, that a table is being built and what came of it: a spinner on a
+/// terminal while a large table builds, then one note with the path, size and time.
+#[derive(Default)]
+struct BuildProgress {
+    /// When the current build began, and its spinner if one is shown.
+    current: Mutex<Option<(Instant, Option<ProgressBar>)>>,
+}
+
+/// Tables of at least this many states get a spinner on a terminal (about a second to build).
+const SPINNER_STATES: u64 = 10_000_000;
+
+impl BuildProgress {
+    fn report(&self, event: SourceEvent<'_>) {
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            SourceEvent::Building { goal, states } => {
+                let spinner =
+                    (states >= SPINNER_STATES && std::io::stderr().is_terminal()).then(|| {
+                        let bar = ProgressBar::new_spinner().with_style(
+                            ProgressStyle::with_template("npuzzle: {spinner} {msg} {elapsed}")
+                                .expect("a valid template"),
+                        );
+                        bar.set_message(format!(
+                            "building the {} table for goal {goal} ({states} states, {} MB)",
+                            goal.board(),
+                            states.div_ceil(1_000_000)
+                        ));
+                        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+                        bar
+                    });
+                *current = Some((Instant::now(), spinner));
+            }
+            SourceEvent::Notice(notice) => {
+                let taken = current.take();
+                let elapsed = taken.as_ref().map(|(began, _)| began.elapsed());
+                if let Some((_, Some(bar))) = taken {
+                    bar.finish_and_clear();
+                }
+                let time =
+                    elapsed.map_or(String::new(), |e| format!(" in {:.2} s", e.as_secs_f64()));
                 match notice {
-                    Notice::Built { .. } => eprintln!("npuzzle: note: {notice} (first use)"),
+                    Notice::Built { path } => {
+                        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+                        eprintln!(
+                            "npuzzle: note: built table {} ({size} bytes){time} (first use)",
+                            path.display()
+                        );
+                    }
                     _ => eprintln!("npuzzle: warning: {notice}"),
                 }
             }
-            self.tables.insert(canonical, table);
+            _ => {}
         }
-        self.tables.get(&canonical)
-    }
-
-    /// The table serving `goal` if [`Context::table_for`] has already opened it: a shared
-    /// borrow, so a batch can hold the tables of several goals at once.
-    pub fn loaded_table(&self, goal: &State) -> Option<&Table<TableBytes>> {
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        self.tables.get(&canonical)
     }
 }

@@ -51,6 +51,20 @@ pub fn start_and_goal(start: &str, goal: &GoalArgs) -> Result<(State, State), Fa
     Ok((start, goal))
 }
 
+/// Reads the goal of a command without a start: `--goal` (on the `--size` board, if given),
+/// else the default goal of the `--size` board, else of the default board.
+pub fn goal_or_default(goal: &GoalArgs) -> Result<State, Failure> {
+    goal_of(goal.goal.as_deref(), board_option(goal)?)
+}
+
+/// [`goal_or_default`] from a goal's text and a board, for commands with their own options.
+pub fn goal_of(text: Option<&str>, board: Option<Board>) -> Result<State, Failure> {
+    match text {
+        Some(text) => parse_state("goal", text, board),
+        None => Ok(State::goal(board.unwrap_or(npuzzle::answer::DEFAULT_BOARD))),
+    }
+}
+
 /// Why `start` cannot reach `goal`, in one line.
 pub fn unsolvable_reason(start: &State, goal: &State) -> String {
     let parity = |odd: bool| if odd { "odd" } else { "even" };

@@ -5,11 +5,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use npuzzle::sample::{sample, Instance, SampleOptions};
-use npuzzle::{Board, State};
+use npuzzle::sample::{Instance, SampleOptions};
 
 use super::args::{SampleArgs, SampleFormat};
-use super::input::{board_option, parse_state};
+use super::input::goal_or_default;
 use super::{CommandResult, Context, Failure};
 
 /// The word written in the `distance` column for a pair with no solution.
@@ -48,11 +47,7 @@ impl InstanceRecord {
 
 /// Draws the instances and writes them to stdout.
 pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
-    let board = board_option(&args.goal)?;
-    let goal = match args.goal.goal.as_deref() {
-        Some(text) => parse_state("goal", text, board)?,
-        None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
-    };
+    let goal = goal_or_default(&args.goal)?;
     let depths = match (args.depth, args.min_depth, args.max_depth) {
         (Some(depth), _, _) => depth..=depth,
         (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
@@ -62,17 +57,22 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
         depths,
         unsolvable: args.unsolvable,
     };
-    // Sampling by depth draws from a table.
-    let table = context
-        .table_for(&goal)
-        .ok_or_else(|| Context::no_table(goal.board()))?;
+    let oracle = context.oracle();
+    if args.with_answers && !oracle.uses_table(goal.board()) {
+        return Err(Failure::usage(format!(
+            "--with-answers needs an exact table, and the {} board has none (tables cover boards of at most {} cells): verify the instances' answers with `npuzzle verify` instead",
+            goal.board(),
+            npuzzle::answer::MAX_TABLE_CELLS
+        )));
+    }
+    // Opened (or built) before a seed is drawn, so a missing table is named first.
+    oracle.table(&goal)?;
     let seed = args.seed.unwrap_or_else(|| {
         let seed = fresh_seed();
         eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
         seed
     });
-    let instances =
-        sample(table, &goal, &options, seed).map_err(|e| Failure::usage(e.to_string()))?;
+    let instances = oracle.sample(&goal, &options, seed)?;
     let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match args.format {
         SampleFormat::Csv => {

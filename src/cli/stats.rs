@@ -3,11 +3,12 @@
 
 use std::io::Write;
 
+use npuzzle::answer::AnswerError;
 use npuzzle::table::file;
-use npuzzle::{Board, State};
+use npuzzle::State;
 
 use super::args::StatsArgs;
-use super::input::{board_option, parse_state};
+use super::input::goal_or_default;
 use super::output::StatsJson;
 use super::stats_plot::{self, PlotData};
 use super::{CommandResult, Context, Failure};
@@ -47,11 +48,7 @@ impl Stats {
 
 /// Prints the statistics, and draws the plots asked for.
 pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
-    let board = board_option(&args.goal)?;
-    let goal = match args.goal.goal.as_deref() {
-        Some(text) => parse_state("goal", text, board)?,
-        None => State::goal(board.unwrap_or(Board::THREE_BY_THREE)),
-    };
+    let goal = goal_or_default(&args.goal)?;
     // Refused before anything is drawn, so that no plot is left half done.
     if let Some(path) = &args.png {
         stats_plot::check_png_name(path).map_err(Failure::usage)?;
@@ -90,7 +87,8 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
 /// Reads the counts from the goal's table and finds the farthest states.
 pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
     let table = context
-        .table_for(goal)
+        .oracle()
+        .table(goal)?
         .ok_or_else(|| Context::no_table(goal.board()))?;
     let header = table.header();
     let counts = header.counts.clone();
@@ -99,6 +97,7 @@ pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
     let class = table.goal().parity_class();
     let mut farthest: Vec<State> = table
         .entries()
+        .map_err(AnswerError::from)?
         .iter()
         .enumerate()
         .filter(|&(_, &d)| d == header.max_depth)

@@ -1,10 +1,10 @@
 //! `npuzzle verify FILE|-`: judges another solver's answers against the exact tables.
 //!
 //! Data flow, one chunk of lines at a time (so memory stays flat): read raw lines
-//! ([`verify_input::Source::fill`]), parse them in parallel into pairs and claims, open the
-//! tables their goals need (serially: opening may build a table), judge them in parallel with
-//! [`npuzzle::verify::judge`], then count and print them in input order
-//! ([`verify_report::Report`]).
+//! ([`verify_input::Source::fill`]), parse them in parallel into pairs and claims, judge them
+//! in parallel through the answer layer ([`Oracle::judge`]: the table where the board has one,
+//! opened on first use, else the claim alone or a search), then count and print them in input
+//! order ([`verify_report::Report`]).
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -12,14 +12,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use npuzzle::answer::Exact;
 use npuzzle::search::Limits;
-use npuzzle::verify::{judge, judge_without_distance, Policy, Verdict};
+use npuzzle::verify::{Policy, Verdict};
+use npuzzle::{How, Oracle};
 
 use super::args::VerifyArgs;
 use super::input::{board_option, parse_state};
-use super::search::exact_by_search;
 use super::verify_input::{Chunk, Defaults, Line, Source};
-use super::verify_report::{Claimed, Exact, Outcome, Report};
+use super::verify_report::{Claimed, Outcome, Report};
 use super::{CommandResult, Context, Failure};
 
 /// Runs `verify`.
@@ -53,11 +54,10 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
         let mut chunk = Chunk::default();
         while source.fill(&mut chunk, &name)? > 0 {
             let lines = source.parse(&chunk, &defaults);
-            open_tables(&lines, context);
-            let context = &*context;
+            let oracle = context.oracle();
             let outcomes: Vec<Outcome> = lines
                 .par_iter()
-                .map(|line| judge_line(line, context, search_limits))
+                .map(|line| judge_line(line, oracle, search_limits))
                 .collect();
             for outcome in &outcomes {
                 report.add(outcome)?;
@@ -73,67 +73,50 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
     report.finish(began.elapsed())
 }
 
-/// Opens (or builds) the tables the chunk's goals need, once each.
-fn open_tables(lines: &[Line], context: &mut Context) {
-    for line in lines {
-        if let Ok((_, goal)) = &line.pair {
-            if Context::has_tables(goal.board()) && context.loaded_table(goal).is_none() {
-                context.table_for(goal);
-            }
-        }
-    }
-}
-
-/// Looks up the exact answer for the line's pair (from its table, else by a search within
-/// `search_limits`) and judges its claim.
-fn judge_line(line: &Line, context: &Context, search_limits: Limits) -> Outcome {
+/// Judges the line's claim through the answer layer: against the table where the board has
+/// one, else from the claim alone where that decides, else against a search within
+/// `search_limits`.
+fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits) -> Outcome {
+    let malformed = |why: &str, pair| Outcome {
+        line: line.number,
+        verdict: Verdict::malformed(why),
+        exact: Exact::Unknown,
+        claimed: Claimed::Nothing,
+        pair,
+    };
     let (start, goal) = match &line.pair {
         Ok(pair) => *pair,
+        Err(why) => return malformed(why, None),
+    };
+    // A claim that cannot be read is malformed whatever the distance: nothing is searched,
+    // and the exact distance is shown only where a table gives it for one read.
+    let claim = match &line.claim {
+        Ok(claim) => claim,
         Err(why) => {
-            return Outcome {
-                line: line.number,
-                verdict: Verdict::malformed(why.clone()),
-                exact: Exact::Unknown,
-                claimed: Claimed::Nothing,
-                pair: None,
+            let mut outcome = malformed(why, Some((start, goal)));
+            if oracle.uses_table(goal.board()) {
+                if let Ok(answer) = oracle.distance(&start, &goal, How::table()) {
+                    outcome.exact = answer.value.map_or(Exact::Unsolvable, Exact::Distance);
+                }
             }
+            return outcome;
         }
     };
-    let claimed = match &line.claim {
-        Ok(claim) if claim.says_unsolvable() => Claimed::Unsolvable,
-        Ok(claim) => claim
+    let claimed = if claim.says_unsolvable() {
+        Claimed::Unsolvable
+    } else {
+        claim
             .claimed_length(&start)
-            .map_or(Claimed::Nothing, Claimed::Moves),
-        Err(_) => Claimed::Nothing,
+            .map_or(Claimed::Nothing, Claimed::Moves)
     };
-    let exact = match (context.loaded_table(&goal), &line.claim) {
-        (Some(table), _) => table
-            .distance_to(&start, &goal)
-            .map_err(|e| Verdict::malformed(e.to_string())),
-        // A claim that cannot be read is malformed whatever the distance: skip the search.
-        (None, Err(why)) => Err(Verdict::malformed(why.clone())),
-        // No table: solvability comes from parity; an illegal move or a wrong end needs no
-        // distance, so only the claims that do pay for the search.
-        (None, Ok(claim)) => {
-            if !start.can_reach(&goal) {
-                Ok(None)
-            } else if let Some(verdict) = judge_without_distance(&start, &goal, claim) {
-                Err(verdict)
-            } else {
-                exact_by_search(&start, &goal, search_limits)
-                    .map(|found| found.map(|(distance, _)| distance))
-                    .map_err(|why| Verdict::Unverified { why })
-            }
-        }
-    };
-    let (verdict, exact) = match (exact, &line.claim) {
-        (Err(verdict), _) => (verdict, Exact::Unknown),
-        (Ok(exact), claim) => {
-            let verdict = match claim {
-                Ok(claim) => judge(&start, &goal, exact, claim),
-                Err(why) => Verdict::malformed(why.clone()),
-            };
-            (verdict, exact.map_or(Exact::Unsolvable, Exact::Moves))
+    let (verdict, exact) = match oracle.judge(&start, &goal, claim, How::within(search_limits)) {
+        Ok(answer) => match answer.value {
+            Ok(judged) => (judged.verdict, judged.exact),
+            Err(_) => (Verdict::malformed("no verdict"), Exact::Unknown),
+        },
+        Err(error) => {
+            let why = Failure::from(error).message.unwrap_or_default();
+            (Verdict::malformed(why), Exact::Unknown)
         }
     };
     Outcome {

@@ -7,23 +7,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use npuzzle::answer::Exact;
 use npuzzle::verify::{Policy, Verdict, VerdictKind};
 use npuzzle::State;
 
 use super::args::VerifyFormat;
 use super::CommandResult;
 use super::Failure;
-
-/// The exact answer for a line's pair, when the pair could be read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exact {
-    /// The pair could not be read, or no table covers its board.
-    Unknown,
-    /// The pair has no solution.
-    Unsolvable,
-    /// The exact distance.
-    Moves(u8),
-}
 
 /// What a line claimed, as far as it could be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +77,7 @@ impl OutcomeJson {
             exact: match outcome.exact {
                 Exact::Unknown => None,
                 Exact::Unsolvable => Some(NumberOrWord::Word("unsolvable")),
-                Exact::Moves(d) => Some(NumberOrWord::Number(u32::from(d))),
+                Exact::Distance(d) => Some(NumberOrWord::Number(u32::from(d))),
             },
             claimed: match outcome.claimed {
                 Claimed::Nothing => None,
@@ -296,7 +286,7 @@ fn describe(outcome: &Outcome) -> String {
     if let Some((start, goal)) = outcome.pair {
         text.push_str(&format!(" [start {start}, goal {goal}"));
         match outcome.exact {
-            Exact::Moves(d) => text.push_str(&format!(", exact {d}")),
+            Exact::Distance(d) => text.push_str(&format!(", exact {d}")),
             Exact::Unsolvable => text.push_str(", exact: unsolvable"),
             Exact::Unknown => {}
         }

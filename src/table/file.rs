@@ -23,19 +23,35 @@ use super::Table;
 use crate::bfs::BuildOptions;
 use crate::state::State;
 
-/// The bytes behind a table: a read-only memory map, or a buffer when built in memory.
-pub enum TableBytes {
-    /// A validated, memory-mapped file.
+/// The bytes behind a table: a read-only memory map of a file, or a buffer built in memory.
+/// Opaque, so that the memory map stays an implementation detail.
+pub struct TableBytes(Bytes);
+
+enum Bytes {
+    /// A memory-mapped file.
     Mapped(Mmap),
-    /// Built in memory (the data directory could not be used).
+    /// Built in memory (the data directory could not be used, or it was asked for).
     Owned(Vec<u8>),
+}
+
+impl TableBytes {
+    /// Whether the bytes are a memory-mapped file (rather than built in memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.0, Bytes::Mapped(_))
+    }
+}
+
+impl From<Vec<u8>> for TableBytes {
+    fn from(bytes: Vec<u8>) -> TableBytes {
+        TableBytes(Bytes::Owned(bytes))
+    }
 }
 
 impl AsRef<[u8]> for TableBytes {
     fn as_ref(&self) -> &[u8] {
-        match self {
-            TableBytes::Mapped(map) => map,
-            TableBytes::Owned(bytes) => bytes,
+        match &self.0 {
+            Bytes::Mapped(map) => map,
+            Bytes::Owned(bytes) => bytes,
         }
     }
 }
@@ -112,7 +128,9 @@ pub fn default_data_dir() -> PathBuf {
     std::env::temp_dir().join("npuzzle-data")
 }
 
-/// Opens, maps and validates the table at `path`.
+/// Opens and maps the table at `path` and validates its header; a body of at most
+/// [`EAGER_CHECK_BYTES`] is checked whole now, a larger one a block at a time as queries read
+/// it (see [`Table::from_header`]), or whole by [`Table::verify_body`].
 ///
 /// # Errors
 /// [`TableFileError`]: unreadable, a directory, or not a valid table.
@@ -130,21 +148,35 @@ pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
     }
     let bytes = if metadata.len() == 0 {
         // An empty file cannot be mapped on every platform; it is simply not a table.
-        TableBytes::Owned(Vec::new())
+        TableBytes::from(Vec::new())
     } else {
         // SAFETY: the file is opened read-only and npuzzle never modifies a table file in
         // place (see `write_atomic`), so the mapped bytes do not change while the `Mmap`
         // lives; a rename over this path leaves our mapping on the old, complete file. Other
         // programs changing the file in place are excluded by the module documentation. The
-        // bytes are validated by `Table::from_bytes` before any query reads them.
+        // header is validated by `Table::from_header` before any query, and each block of the
+        // body against its checksum before a query reads from it.
         let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
-        TableBytes::Mapped(map)
+        TableBytes(Bytes::Mapped(map))
     };
-    Table::from_bytes(bytes).map_err(|source| TableFileError::Invalid {
+    let invalid = |source| TableFileError::Invalid {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    // The header only: each block of the body is checked when a query first reads it, so a
+    // 240 MB table opens in microseconds and a damaged block is still never read as valid.
+    let table = Table::from_header(bytes).map_err(invalid)?;
+    // A small body is checked whole now (16 MiB take about 2 ms): damage is then found at
+    // open, where the caller can still rebuild the file, rather than by a later query.
+    if table.header().entries <= EAGER_CHECK_BYTES {
+        table.verify_body().map_err(invalid)?;
+    }
+    Ok(table)
 }
+
+/// Tables with at most this many entries (bytes) are checked whole when opened: every board
+/// of at most 10 cells. Larger ones (the 12-cell boards, 240 MB) are checked a block at a time.
+pub const EAGER_CHECK_BYTES: u64 = 16 << 20;
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to
 /// disk, then renamed over `path`. Readers see the old file or the new one, never a mix.
@@ -233,6 +265,20 @@ pub fn load_or_build(
     goal: &State,
     options: BuildOptions,
 ) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
+    load_or_build_with(dir, goal, || Table::build(goal, options))
+}
+
+/// [`load_or_build`] with the caller's way of building: `build` runs only when the file is
+/// missing, damaged or for another goal (so a caller can say that a long build begins, or run
+/// it on threads of its choosing).
+///
+/// # Errors
+/// What `build` returns.
+pub fn load_or_build_with(
+    dir: &Path,
+    goal: &State,
+    build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
+) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
     let path = dir.join(file_name(goal));
     let mut notices = Vec::new();
     let problem = match open(&path) {
@@ -245,7 +291,7 @@ pub fn load_or_build(
         },
         Err(error) => error,
     };
-    let built = Table::build(goal, options)?;
+    let built = build()?;
     let replaceable = problem.is_missing() || problem.is_invalid();
     if !replaceable {
         notices.push(Notice::InMemory { reason: problem });
@@ -271,5 +317,5 @@ pub fn load_or_build(
 }
 
 fn into_owned(table: Table<Vec<u8>>) -> Table<TableBytes> {
-    table.map_bytes(TableBytes::Owned)
+    table.map_bytes(TableBytes::from)
 }

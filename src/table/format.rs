@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `NPUZZLE\0` (first, so a foreign file is "not an npuzzle table") |
 //! | 8 | 4 | format version, `u32` = [`FORMAT_VERSION`] |
-//! | 12 | 4 | header length `H`, `u32` = `92 + 8 * (max_depth + 1)` |
+//! | 12 | 4 | header length `H`, `u32` = `92 + 8 * (max_depth + 1) + 4 * B` |
 //! | 16 | 1 | kind: 1 = exact distance table |
 //! | 17 | 1 | board width |
 //! | 18 | 1 | board height |
@@ -15,13 +15,21 @@
 //! | 24 | 32 | goal: one byte per cell row-major, 0 = blank; bytes past the board are `0xFF` |
 //! | 56 | 8 | reserved for a pattern mask, zero in exact tables |
 //! | 64 | 8 | entry count `N`, `u64` = width*height! / 2 |
-//! | 72 | 4 | CRC-32 (IEEE) of the body |
-//! | 76 | 4 | reserved, zero |
+//! | 72 | 4 | CRC-32 (IEEE) of the whole body |
+//! | 76 | 1 | block shift `S`: the body is checked in blocks of `2^S` bytes (12..=30) |
+//! | 77 | 3 | reserved, zero |
 //! | 80 | 1 | maximum depth `D` |
 //! | 81 | 7 | reserved, zero |
 //! | 88 | 8*(D+1) | states at each depth 0..=D, `u64` each; they sum to `N` |
+//! | 96+8D | 4*B | CRC-32 of each body block, `B = ceil(N / 2^S)` |
 //! | H-4 | 4 | CRC-32 of header bytes `0..H-4` |
 //! | H | N | body: entry `i` is the distance of the state with folded rank `i` |
+//!
+//! Why blocks: a 12-cell table is 240 MB, and checking the whole body on every open cost a
+//! quarter of a second per process. [`decode_header`] validates everything but the body (a few
+//! kilobytes), and a reader checks each block the first time it reads from it
+//! ([`verify_block`], about 100 us per MiB); [`verify_body`] checks every block, the whole-body
+//! checksum and the histogram (after a build, in `npuzzle check`, and in [`decode`]).
 //!
 //! The body is indexed by [`RankSpace::index`](crate::RankSpace::index) relative to the goal's
 //! parity class. After the checksums, the body's histogram must equal the header's counts.
@@ -35,8 +43,12 @@ use crate::state::State;
 
 /// The magic bytes that open every table file.
 pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes and reads (2: per-block checksums).
+pub const FORMAT_VERSION: u32 = 2;
+/// The block shift this build writes: blocks of 1 MiB.
+pub const BLOCK_SHIFT: u8 = 20;
+/// The block shifts a file may declare: 4 KiB to 1 GiB.
+pub const BLOCK_SHIFTS: std::ops::RangeInclusive<u8> = 12..=30;
 /// Bytes before the depth counts.
 pub const FIXED_HEADER_LEN: usize = 88;
 /// Kind byte of an exact distance table.
@@ -154,6 +166,26 @@ pub enum FormatError {
         /// Computed checksum.
         found: u32,
     },
+    /// A block shift outside [`BLOCK_SHIFTS`].
+    #[error("corrupt header: block shift {found} is outside {}..={}", BLOCK_SHIFTS.start(), BLOCK_SHIFTS.end())]
+    BlockShift {
+        /// The stored shift.
+        found: u8,
+    },
+    /// One block of the body does not match its checksum.
+    #[error("corrupt body: block {block} (bytes {start}..{end} of the body) has checksum {found:08x}, not the stored {stored:08x}")]
+    BlockChecksum {
+        /// The block's number.
+        block: usize,
+        /// Its first byte in the body.
+        start: usize,
+        /// One past its last byte.
+        end: usize,
+        /// Stored checksum.
+        stored: u32,
+        /// Computed checksum.
+        found: u32,
+    },
     /// The body's states per depth differ from the header's counts (checksums can be
     /// recomputed by whoever damaged the file; the histogram ties the body to the header).
     #[error(
@@ -196,14 +228,30 @@ pub struct Header {
     pub counts: Vec<u64>,
     /// CRC-32 of the body.
     pub body_checksum: u32,
+    /// The body is checked in blocks of `1 << block_shift` bytes.
+    pub block_shift: u8,
+    /// CRC-32 of each block of the body.
+    pub block_checksums: Vec<u32>,
     /// Length of the header in bytes; the body starts here.
     pub len: usize,
 }
 
 impl Header {
-    /// The header's length for a given maximum depth.
-    pub fn len_for(max_depth: u8) -> usize {
-        FIXED_HEADER_LEN + 8 * (max_depth as usize + 1) + 4
+    /// The header's length for a given maximum depth and number of body blocks.
+    pub fn len_for(max_depth: u8, blocks: usize) -> usize {
+        FIXED_HEADER_LEN + 8 * (max_depth as usize + 1) + 4 * blocks + 4
+    }
+
+    /// The number of blocks a body of `entries` bytes has with blocks of `1 << shift` bytes.
+    pub fn blocks_for(entries: u64, shift: u8) -> usize {
+        entries.div_ceil(1u64 << shift) as usize
+    }
+
+    /// The byte range of block `block` within a body of [`Header::entries`] bytes.
+    pub fn block_range(&self, block: usize) -> std::ops::Range<usize> {
+        let start = block << self.block_shift;
+        let end = ((block + 1) << self.block_shift).min(self.entries as usize);
+        start..end
     }
 
     /// The board.
@@ -222,9 +270,35 @@ fn u64_at(bytes: &[u8], offset: usize) -> u64 {
 
 /// Encodes a complete table file: header then body.
 pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
-    let max_depth = (distances.counts.len() - 1) as u8;
-    let header_len = Header::len_for(max_depth);
-    let mut out = Vec::with_capacity(header_len + distances.entries.len());
+    let mut out = encode_header(goal, &distances.entries, &distances.counts);
+    out.extend_from_slice(&distances.entries);
+    out
+}
+
+/// The checksum of each block of `body` (in parallel: a 12-cell body is 240 MB).
+pub fn block_checksums(body: &[u8], shift: u8) -> Vec<u32> {
+    use rayon::prelude::*;
+    body.par_chunks(1 << shift).map(crc32fast::hash).collect()
+}
+
+/// The whole body's checksum from its blocks' (CRC-32 combines without rereading).
+fn combined_checksum(body: &[u8], shift: u8, blocks: &[u32]) -> u32 {
+    let mut whole = crc32fast::Hasher::new();
+    for (chunk, &crc) in body.chunks(1 << shift).zip(blocks) {
+        whole.combine(&crc32fast::Hasher::new_with_initial_len(
+            crc,
+            chunk.len() as u64,
+        ));
+    }
+    whole.finalize()
+}
+
+/// Encodes the header of a table whose body is `body` with `counts` states at each depth.
+pub fn encode_header(goal: &State, body: &[u8], counts: &[u64]) -> Vec<u8> {
+    let max_depth = (counts.len() - 1) as u8;
+    let blocks = block_checksums(body, BLOCK_SHIFT);
+    let header_len = Header::len_for(max_depth, blocks.len());
+    let mut out = Vec::with_capacity(header_len);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&(header_len as u32).to_le_bytes());
@@ -243,26 +317,40 @@ pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
     goal_bytes[..board.cells()].copy_from_slice(goal.cells());
     out.extend_from_slice(&goal_bytes);
     out.extend_from_slice(&0u64.to_le_bytes());
-    out.extend_from_slice(&(distances.entries.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&distances.entries).to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&combined_checksum(body, BLOCK_SHIFT, &blocks).to_le_bytes());
+    out.extend_from_slice(&[BLOCK_SHIFT, 0, 0, 0]);
     out.extend_from_slice(&[max_depth, 0, 0, 0, 0, 0, 0, 0]);
-    for count in &distances.counts {
+    for count in counts {
         out.extend_from_slice(&count.to_le_bytes());
+    }
+    for crc in &blocks {
+        out.extend_from_slice(&crc.to_le_bytes());
     }
     let header_checksum = crc32fast::hash(&out);
     out.extend_from_slice(&header_checksum.to_le_bytes());
     debug_assert_eq!(out.len(), header_len);
-    out.extend_from_slice(&distances.entries);
     out
 }
 
-/// Decodes and validates `bytes` as a complete table file (header, length and both checksums).
+/// Decodes and validates `bytes` as a complete table file: the header ([`decode_header`]) and
+/// the whole body ([`verify_body`]).
 ///
 /// # Errors
 /// The first [`FormatError`] found, in the order the module documentation lists the fields.
 /// Never panics, whatever the bytes.
 pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
+    let header = decode_header(bytes)?;
+    verify_body(&header, &bytes[header.len..])?;
+    Ok(header)
+}
+
+/// Decodes and validates everything but the body: the header, its checksum, the depth counts
+/// and the file's length. Costs a few kilobytes of reading whatever the table's size.
+///
+/// # Errors
+/// The first [`FormatError`] found. Never panics, whatever the bytes.
+pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     if bytes.len() < 8 || bytes[..8] != MAGIC {
         // A short file that starts like a table is truncated; anything else is foreign.
         if bytes.len() < FIXED_HEADER_LEN && MAGIC.starts_with(bytes) && !bytes.is_empty() {
@@ -284,8 +372,16 @@ pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
         return Err(FormatError::UnsupportedVersion { found: version });
     }
     let max_depth = bytes[80];
+    let block_shift = bytes[76];
+    if !BLOCK_SHIFTS.contains(&block_shift) {
+        return Err(FormatError::BlockShift { found: block_shift });
+    }
+    // The entry count is validated against the board below; bound it here so that the block
+    // count (and so the header length) cannot be absurd before then.
+    let stored_entries = u64_at(bytes, 64).min(1 << 40);
+    let blocks = Header::blocks_for(stored_entries, block_shift);
     let stored_len = u32_at(bytes, 12) as u64;
-    let header_len = Header::len_for(max_depth);
+    let header_len = Header::len_for(max_depth, blocks);
     if stored_len != header_len as u64 {
         return Err(FormatError::HeaderLength {
             found: stored_len,
@@ -293,7 +389,7 @@ pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
             max_depth,
         });
     }
-    for offset in (20..24).chain(56..64).chain(76..80).chain(81..88) {
+    for offset in (20..24).chain(56..64).chain(77..80).chain(81..88) {
         if bytes[offset] != 0 {
             return Err(FormatError::Reserved { offset });
         }
@@ -358,34 +454,90 @@ pub fn decode(bytes: &[u8]) -> Result<Header, FormatError> {
             expected: file_len,
         });
     }
-    let body_checksum = u32_at(bytes, 72);
-    let found = crc32fast::hash(&bytes[header_len..]);
-    if found != body_checksum {
-        return Err(FormatError::BodyChecksum {
-            stored: body_checksum,
-            found,
-        });
-    }
-    let body = crate::bfs::count_depths_all(&bytes[header_len..]);
-    if let Some(depth) = (0..256).find(|&d| body[d] != counts.get(d).copied().unwrap_or(0)) {
-        return Err(FormatError::BodyCounts {
-            depth,
-            header: counts.get(depth).copied().unwrap_or(0),
-            body: body[depth],
-        });
-    }
+    let blocks_at = FIXED_HEADER_LEN + 8 * (max_depth as usize + 1);
+    let block_checksums = (0..blocks)
+        .map(|b| u32_at(bytes, blocks_at + 4 * b))
+        .collect();
     Ok(Header {
         goal,
         entries,
         max_depth,
         counts,
-        body_checksum,
+        body_checksum: u32_at(bytes, 72),
+        block_shift,
+        block_checksums,
         len: header_len,
     })
 }
 
+/// Checks block `block` of `body` against its checksum in `header`.
+///
+/// # Errors
+/// [`FormatError::BlockChecksum`] naming the block and its byte range.
+///
+/// # Panics
+/// If `block` is not a block of the header's body, or `body` is shorter than the header says
+/// (a [`Header`] from [`decode_header`] guarantees the length).
+pub fn verify_block(header: &Header, body: &[u8], block: usize) -> Result<(), FormatError> {
+    let range = header.block_range(block);
+    let found = crc32fast::hash(&body[range.clone()]);
+    let stored = header.block_checksums[block];
+    if found == stored {
+        Ok(())
+    } else {
+        Err(FormatError::BlockChecksum {
+            block,
+            start: range.start,
+            end: range.end,
+            stored,
+            found,
+        })
+    }
+}
+
+/// Checks the whole body: every block's checksum (in parallel), the whole-body checksum, and
+/// the body's histogram against the header's depth counts (checksums can be recomputed by
+/// whoever edits a file; the histogram ties the body to the header).
+///
+/// # Errors
+/// The first [`FormatError`] found: the lowest damaged block, then the body checksum, then the
+/// first depth whose count differs.
+pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
+    use rayon::prelude::*;
+    let found = block_checksums(body, header.block_shift);
+    if let Some(block) = (0..found.len()).find(|&b| found[b] != header.block_checksums[b]) {
+        return verify_block(header, body, block);
+    }
+    let whole = combined_checksum(body, header.block_shift, &found);
+    if whole != header.body_checksum {
+        return Err(FormatError::BodyChecksum {
+            stored: header.body_checksum,
+            found: whole,
+        });
+    }
+    let histogram = body
+        .par_chunks(1 << header.block_shift)
+        .map(crate::bfs::count_depths_all)
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let counts = &header.counts;
+    if let Some(depth) = (0..256).find(|&d| histogram[d] != counts.get(d).copied().unwrap_or(0)) {
+        return Err(FormatError::BodyCounts {
+            depth,
+            header: counts.get(depth).copied().unwrap_or(0),
+            body: histogram[depth],
+        });
+    }
+    Ok(())
+}
+
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.
-pub const FIELD_OFFSETS: [(usize, &str); 13] = [
+pub const FIELD_OFFSETS: [(usize, &str); 14] = [
     (0, "magic"),
     (8, "version"),
     (12, "header length"),
@@ -397,6 +549,7 @@ pub const FIELD_OFFSETS: [(usize, &str); 13] = [
     (56, "pattern mask"),
     (64, "entry count"),
     (72, "body checksum"),
+    (76, "block shift"),
     (80, "max depth"),
     (FIXED_HEADER_LEN, "depth counts"),
 ];

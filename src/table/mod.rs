@@ -11,18 +11,67 @@ use crate::state::State;
 
 pub use format::{FormatError, Header};
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Why a table could not answer a question.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// The table does not measure distances to this goal, nor to a relabelling of it.
+    #[error("the table for goal {table_goal} ({}) does not serve the goal {goal} ({})", table_goal.board(), goal.board())]
+    GoalNotServed {
+        /// The table's own goal.
+        table_goal: State,
+        /// The goal asked for.
+        goal: State,
+    },
+    /// A block of the body failed its checksum when it was first read.
+    #[error("the table for goal {goal} is damaged: {damage}")]
+    Damaged {
+        /// The table's goal.
+        goal: State,
+        /// What is wrong with the body.
+        damage: FormatError,
+    },
+    /// No neighbour one move closer was found along a descent: a body that passed its
+    /// checksums but is not what a breadth-first search writes (an edited file).
+    #[error("the table for goal {goal} is inconsistent: no move one closer from {state}")]
+    Inconsistent {
+        /// The table's goal.
+        goal: State,
+        /// The state with no closer neighbour.
+        state: State,
+    },
+}
+
+/// Whether each block of the body has been checked: unchecked, good or damaged. A table
+/// built in memory or validated whole starts with every block good.
+struct BlockChecks(Vec<AtomicU8>);
+
+const UNCHECKED: u8 = 0;
+const GOOD: u8 = 1;
+const DAMAGED: u8 = 2;
+
+impl BlockChecks {
+    fn all(blocks: usize, state: u8) -> BlockChecks {
+        BlockChecks((0..blocks).map(|_| AtomicU8::new(state)).collect())
+    }
+}
+
 /// An exact distance table over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
 ///
-/// Holding a `Table` means the header was validated and both checksums matched; afterwards
-/// every query is a bounds-checked read. Distances are to [`Table::goal`].
+/// Holding a `Table` means the header was validated. The body is checked in blocks: all at
+/// once by [`Table::from_bytes`] (and after a build), or each block the first time a query
+/// reads from it, for a table opened by [`Table::from_header`]; a damaged block is never
+/// read as valid ([`TableError::Damaged`]). Distances are to [`Table::goal`].
 ///
 /// ```
 /// use npuzzle::{Board, BuildOptions, State, Table};
 /// let goal = State::goal(Board::THREE_BY_THREE);
 /// let table = Table::build(&goal, BuildOptions::default())?;
 /// let start: State = "867254301".parse()?;
-/// assert_eq!(table.distance(&start), Some(31));
-/// let solution = table.solve(&start).expect("solvable");
+/// assert_eq!(table.distance(&start)?, Some(31));
+/// let solution = table.solve(&start)?.expect("solvable");
 /// assert_eq!(solution.len(), 31);
 /// assert_eq!(solution.path().last(), Some(&goal));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -32,6 +81,18 @@ pub struct Table<D> {
     header: Header,
     space: RankSpace,
     goal_class: bool,
+    checks: BlockChecks,
+}
+
+impl<D> std::fmt::Debug for Table<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("goal", &self.header.goal)
+            .field("board", &self.header.board())
+            .field("entries", &self.header.entries)
+            .field("max_depth", &self.header.max_depth)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Table<Vec<u8>> {
@@ -47,42 +108,59 @@ impl Table<Vec<u8>> {
 
     fn from_distances(space: RankSpace, goal: &State, distances: &Distances) -> Table<Vec<u8>> {
         let data = format::encode(goal, distances);
-        let max_depth = (distances.counts.len() - 1) as u8;
-        let header = Header {
-            goal: *goal,
-            entries: distances.entries.len() as u64,
-            max_depth,
-            counts: distances.counts.clone(),
-            body_checksum: crc32fast::hash(&distances.entries),
-            len: Header::len_for(max_depth),
-        };
-        Table {
-            data,
-            header,
-            space,
-            goal_class: goal.parity_class(),
-        }
+        let header = format::decode_header(&data).expect("an encoded header decodes");
+        Table::with_checks(data, header, space, GOOD)
     }
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
-    /// Validates `data` as a complete table file and wraps it.
+    /// Validates `data` as a complete table file, header and whole body, and wraps it.
     ///
     /// # Errors
     /// The [`FormatError`] of the first problem found. Never panics, whatever the bytes.
     pub fn from_bytes(data: D) -> Result<Table<D>, FormatError> {
-        let header = format::decode(data.as_ref())?;
+        let table = Table::from_header(data)?;
+        table.verify_body()?;
+        Ok(table)
+    }
+
+    /// Validates the header of `data` (a few kilobytes, whatever the table's size) and wraps
+    /// it; each block of the body is checked the first time a query reads from it.
+    ///
+    /// # Errors
+    /// The [`FormatError`] of the first problem found in the header or the file's length.
+    pub fn from_header(data: D) -> Result<Table<D>, FormatError> {
+        let header = format::decode_header(data.as_ref())?;
         let space = RankSpace::new(header.board()).map_err(|_| FormatError::UnsupportedBoard {
             width: header.board().width() as u8,
             height: header.board().height() as u8,
         })?;
+        Ok(Table::with_checks(data, header, space, UNCHECKED))
+    }
+
+    fn with_checks(data: D, header: Header, space: RankSpace, state: u8) -> Table<D> {
         let goal_class = header.goal.parity_class();
-        Ok(Table {
+        let checks = BlockChecks::all(header.block_checksums.len(), state);
+        Table {
             data,
             header,
             space,
             goal_class,
-        })
+            checks,
+        }
+    }
+
+    /// Checks the whole body now: every block, the whole-body checksum and the histogram
+    /// against the header's counts (see [`format::verify_body`]).
+    ///
+    /// # Errors
+    /// The first [`FormatError`] found.
+    pub fn verify_body(&self) -> Result<(), FormatError> {
+        format::verify_body(&self.header, self.raw_body())?;
+        for check in &self.checks.0 {
+            check.store(GOOD, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// Checks that this table measures distances to `goal`.
@@ -122,10 +200,51 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.data.as_ref()
     }
 
-    /// The body: the distance of each state, by folded rank.
+    /// The body as stored, checked or not.
     #[inline]
-    pub fn entries(&self) -> &[u8] {
+    fn raw_body(&self) -> &[u8] {
         &self.data.as_ref()[self.header.len..]
+    }
+
+    /// The body, every block checked: the distance of each state, by folded rank.
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] if a block fails its checksum or the histogram differs.
+    pub fn entries(&self) -> Result<&[u8], TableError> {
+        if self
+            .checks
+            .0
+            .iter()
+            .any(|c| c.load(Ordering::Relaxed) != GOOD)
+        {
+            self.verify_body().map_err(|damage| self.damaged(damage))?;
+        }
+        Ok(self.raw_body())
+    }
+
+    fn damaged(&self, damage: FormatError) -> TableError {
+        TableError::Damaged {
+            goal: self.header.goal,
+            damage,
+        }
+    }
+
+    /// The entry at folded index `index`, checking its block on first use.
+    #[inline]
+    fn entry(&self, index: u32) -> Result<u8, TableError> {
+        let block = (index >> self.header.block_shift) as usize;
+        if self.checks.0[block].load(Ordering::Relaxed) != GOOD {
+            self.check_block(block)?;
+        }
+        Ok(self.raw_body()[index as usize])
+    }
+
+    #[cold]
+    fn check_block(&self, block: usize) -> Result<(), TableError> {
+        let result = format::verify_block(&self.header, self.raw_body(), block);
+        let state = if result.is_ok() { GOOD } else { DAMAGED };
+        self.checks.0[block].store(state, Ordering::Relaxed);
+        result.map_err(|damage| self.damaged(damage))
     }
 
     /// The full index of `state` if it can reach the goal, else `None`.
@@ -142,39 +261,64 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The exact number of moves from `state` to the goal: one rank and one read.
     ///
-    /// `None` when `state` cannot reach the goal (other parity class or other board).
+    /// `Ok(None)` when `state` cannot reach the goal (other parity class or other board).
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] when the entry's block fails its checksum.
     #[inline]
-    pub fn distance(&self, state: &State) -> Option<u8> {
-        let full = self.full_index(state)?;
-        Some(self.entries()[(full >> 1) as usize])
+    pub fn distance(&self, state: &State) -> Result<Option<u8>, TableError> {
+        match self.full_index(state) {
+            Some(full) => self.entry(full >> 1).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// An optimal solution from `state` to the goal, found by stepping each time to a
     /// neighbour one move closer (the first in `U D L R` order).
     ///
-    /// `None` when `state` cannot reach the goal.
-    pub fn solve(&self, state: &State) -> Option<Solution> {
-        let moves = self.solve_moves(state)?;
-        Some(Solution::from_moves(*state, moves).expect("moves from the table are legal"))
+    /// `Ok(None)` when `state` cannot reach the goal.
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] for a damaged block, [`TableError::Inconsistent`] for a body
+    /// with no closer neighbour somewhere along the way.
+    pub fn solve(&self, state: &State) -> Result<Option<Solution>, TableError> {
+        Ok(self.solve_moves(state)?.map(|moves| {
+            Solution::from_moves(*state, moves).expect("moves from the table are legal")
+        }))
     }
 
     /// The moves of [`Table::solve`] without the states along the way.
-    pub fn solve_moves(&self, state: &State) -> Option<Vec<Move>> {
-        let mut full = self.full_index(state)?;
-        let entries = self.entries();
-        let mut depth = entries[(full >> 1) as usize];
+    ///
+    /// # Errors
+    /// As [`Table::solve`].
+    pub fn solve_moves(&self, state: &State) -> Result<Option<Vec<Move>>, TableError> {
+        let Some(mut full) = self.full_index(state) else {
+            return Ok(None);
+        };
+        let mut depth = self.entry(full >> 1)?;
         let mut moves = Vec::with_capacity(depth as usize);
+        let mut damage = None;
         while depth > 0 {
-            // A validated table built by breadth-first search always has a closer neighbour;
-            // a consistent-looking but wrong body is caught by `check --deep`, not trusted here.
-            let (mv, next) = self
+            let closer = self
                 .space
-                .find_neighbour(full, |n| entries[(n >> 1) as usize] == depth - 1)?;
+                .find_neighbour(full, |n| match self.entry(n >> 1) {
+                    Ok(e) => e == depth - 1,
+                    Err(error) => {
+                        damage = Some(error);
+                        false
+                    }
+                });
+            let Some((mv, next)) = closer else {
+                return Err(damage.unwrap_or_else(|| TableError::Inconsistent {
+                    goal: self.header.goal,
+                    state: self.space.state_at(full),
+                }));
+            };
             moves.push(mv);
             full = next;
             depth -= 1;
         }
-        Some(moves)
+        Ok(Some(moves))
     }
 
     /// Whether this table can answer questions about `goal`: it is the table's own goal, or
@@ -190,25 +334,26 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// relabelling tiles when `goal` is not the table's own goal. `Ok(None)`: unsolvable pair.
     ///
     /// # Errors
-    /// [`FormatError::OtherGoal`] when the table does not serve `goal`.
+    /// [`TableError::GoalNotServed`] when the table does not serve `goal`;
+    /// [`TableError::Damaged`] as [`Table::distance`].
     #[inline]
-    pub fn distance_to(&self, start: &State, goal: &State) -> Result<Option<u8>, FormatError> {
+    pub fn distance_to(&self, start: &State, goal: &State) -> Result<Option<u8>, TableError> {
         if *goal == self.header.goal {
-            return Ok(self.distance(start));
+            return self.distance(start);
         }
         self.check_serves(goal)?;
         if start.board() != goal.board() {
             return Ok(None);
         }
-        Ok(self.distance(&start.relabel_for(goal)))
+        self.distance(&start.relabel_for(goal))
     }
 
     /// An optimal solution from `start` to any `goal` this table serves, in the caller's own
     /// tile labels. `Ok(None)`: unsolvable pair.
     ///
     /// # Errors
-    /// [`FormatError::OtherGoal`] when the table does not serve `goal`.
-    pub fn solve_to(&self, start: &State, goal: &State) -> Result<Option<Solution>, FormatError> {
+    /// As [`Table::distance_to`] and [`Table::solve`].
+    pub fn solve_to(&self, start: &State, goal: &State) -> Result<Option<Solution>, TableError> {
         self.check_serves(goal)?;
         if start.board() != goal.board() {
             return Ok(None);
@@ -218,23 +363,26 @@ impl<D: AsRef<[u8]>> Table<D> {
         } else {
             start.relabel_for(goal)
         };
-        Ok(self.solve_moves(&relabelled).map(|moves| {
+        Ok(self.solve_moves(&relabelled)?.map(|moves| {
             Solution::from_moves(*start, moves).expect("moves from the table are legal")
         }))
     }
 
-    fn check_serves(&self, goal: &State) -> Result<(), FormatError> {
+    fn check_serves(&self, goal: &State) -> Result<(), TableError> {
         if self.serves(goal) {
             Ok(())
         } else {
-            self.expect_goal(goal)
+            Err(TableError::GoalNotServed {
+                table_goal: self.header.goal,
+                goal: *goal,
+            })
         }
     }
 
     /// Checks every entry against its neighbours: the goal is the only 0, every other state has
     /// a neighbour one closer and none more than one closer. Returns the first bad folded index.
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        let entries = self.entries();
+        let entries = self.raw_body();
         let goal_index = self.space.index(&self.header.goal);
         (0..self.space.states()).find(|&index| {
             let state = self.space.unrank(index, self.goal_class);
@@ -256,7 +404,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Recounts the states at each depth from the body.
     pub fn recount_depths(&self) -> Vec<u64> {
-        bfs::count_depths(self.entries())
+        bfs::count_depths(self.raw_body())
     }
 }
 
@@ -273,6 +421,7 @@ impl<D> Table<D> {
             header: self.header,
             space: self.space,
             goal_class: self.goal_class,
+            checks: self.checks,
         }
     }
 }

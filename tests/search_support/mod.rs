@@ -71,6 +71,7 @@ pub fn states_at_depth(table: &Table<Vec<u8>>, depth: u8) -> Vec<State> {
     let class = table.goal().parity_class();
     table
         .entries()
+        .unwrap()
         .iter()
         .enumerate()
         .filter(|&(_, &d)| d == depth)

@@ -1,0 +1,653 @@
+//! The answer layer: one place decides how a question is answered.
+//!
+//! A question is a start and a goal on any board. [`Oracle`] answers it from an exact table
+//! where the board has one ([`has_table`]: at most [`MAX_TABLE_CELLS`] cells), and by an
+//! optimal search otherwise, within the [`Limits`] asked for. Tables come from a
+//! [`TableSource`] the caller gives (built in memory, or a data directory) and stay open for
+//! the oracle's life, one per board and blank cell; any goal is served by relabelling its
+//! tiles onto the table of the canonical goal with the same blank cell.
+//!
+//! Every answer is an [`Answer`]: the value (or why there is none: [`NoAnswer`]), how it was
+//! found ([`Method`]), and what it cost in nodes and time. The command line, and any other
+//! shell, only parses, calls this layer and formats.
+//!
+//! ```
+//! use npuzzle::answer::{How, Oracle};
+//! use npuzzle::State;
+//! let oracle = Oracle::in_memory();
+//! // 3x3: from the exact table (built in memory on first use).
+//! let start: State = "867254301".parse()?;
+//! let goal = State::goal(start.board());
+//! assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(31));
+//! // Any goal, any board with a table: 2x3 here, with the goal's blank in the first cell.
+//! let goal = State::parse("0 1 2 / 3 4 5", None)?;
+//! let start = State::parse("1 0 2 / 3 4 5", None)?;
+//! let path = oracle.solve(&start, &goal, How::default())?.value.expect("solvable");
+//! assert_eq!(path.moves_string(), "L");
+//! // 4x4 has no table: an optimal search answers.
+//! let start: State = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15".parse()?;
+//! let answer = oracle.distance(&start, &State::goal(start.board()), How::default())?;
+//! assert_eq!(answer.value, Ok(1));
+//! assert!(!answer.method.is_table());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod slots;
+mod source;
+
+use std::fmt;
+use std::sync::Mutex;
+use std::time::Duration;
+
+pub use source::{BuildInMemory, DataDir, SourceError, SourceEvent, TableSource};
+
+use crate::board::Board;
+use crate::heuristic::HeuristicKind;
+use crate::rank::MAX_RANKED_CELLS;
+use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
+use crate::search::{self, Algorithm, Limit, Limits, Outcome};
+use crate::solution::Solution;
+use crate::state::State;
+use crate::table::file::TableBytes;
+use crate::table::{Table, TableError};
+use crate::verify::{self, Claim, Verdict};
+
+/// Instances drawn by [`Oracle::sample`], lazily.
+pub type Draws<'a> = Box<dyn Iterator<Item = Instance> + 'a>;
+
+/// Boards of at most this many cells have exact tables: every index fits 32 bits, and the
+/// largest table (3x4, 4x3, 2x6, 6x2) is 239,500,800 bytes.
+pub const MAX_TABLE_CELLS: usize = MAX_RANKED_CELLS;
+
+/// The board of a question that names none: the 8-puzzle's.
+pub const DEFAULT_BOARD: Board = Board::THREE_BY_THREE;
+
+/// Boards of at most this many cells are searched with A* when asked not to use a table: its
+/// memory (every state seen) stays small there. Larger boards use IDA*, whose memory is one path.
+pub const ASTAR_FALLBACK_MAX_CELLS: usize = 9;
+
+/// The node limit of searches whose memory grows with the nodes (A*, BFS, greedy) when none is
+/// given: about 1.5 GB of nodes and visited-state entries.
+pub const DEFAULT_MEMORY_BOUND_NODES: u64 = 10_000_000;
+
+/// Whether `board` has exact tables.
+pub fn has_table(board: Board) -> bool {
+    board.cells() <= MAX_TABLE_CELLS
+}
+
+/// How to answer a question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct How {
+    /// Which way: [`Choice::Auto`] unless asked otherwise.
+    pub choice: Choice,
+    /// The heuristic of a search that uses one (`None`: linear conflict).
+    pub heuristic: Option<HeuristicKind>,
+    /// Limits of a search (a table answer needs none). An unset node limit becomes
+    /// [`DEFAULT_MEMORY_BOUND_NODES`] for searches whose memory grows with the nodes.
+    pub limits: Limits,
+}
+
+/// Which way to answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Choice {
+    /// The exact table where the board has one, else the fallback search: IDA* (A* on boards
+    /// of at most [`ASTAR_FALLBACK_MAX_CELLS`] cells, where its memory stays small).
+    #[default]
+    Auto,
+    /// The exact table only; boards without one are an error.
+    Table,
+    /// The fallback search of [`Choice::Auto`], never a table.
+    NoTable,
+    /// This search.
+    Search(Algorithm),
+}
+
+impl How {
+    /// The default way, searching within `limits` where there is no table.
+    pub fn within(limits: Limits) -> How {
+        How {
+            limits,
+            ..How::default()
+        }
+    }
+
+    /// By `algorithm` with `heuristic`, within `limits`.
+    pub fn search(algorithm: Algorithm, heuristic: Option<HeuristicKind>, limits: Limits) -> How {
+        How {
+            choice: Choice::Search(algorithm),
+            heuristic,
+            limits,
+        }
+    }
+
+    /// By the fallback search with `heuristic`, never a table, within `limits`.
+    pub fn without_table(heuristic: Option<HeuristicKind>, limits: Limits) -> How {
+        How {
+            choice: Choice::NoTable,
+            heuristic,
+            limits,
+        }
+    }
+
+    /// The default way with `heuristic` for the fallback search, within `limits`.
+    pub fn auto(heuristic: Option<HeuristicKind>, limits: Limits) -> How {
+        How {
+            choice: Choice::Auto,
+            heuristic,
+            limits,
+        }
+    }
+
+    /// From the exact table only.
+    pub fn table() -> How {
+        How {
+            choice: Choice::Table,
+            ..How::default()
+        }
+    }
+}
+
+/// How an answer was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Method {
+    /// Read from the exact table of this (canonical) goal.
+    Table {
+        /// The table's goal.
+        goal: State,
+    },
+    /// Found by a search.
+    Search {
+        /// The algorithm.
+        algorithm: Algorithm,
+        /// Its heuristic, where it uses one.
+        heuristic: Option<HeuristicKind>,
+    },
+    /// Decided without a table or a search: an unsolvable pair (by parity), or a claim judged
+    /// from itself alone (an illegal move, a wrong end).
+    Reasoning,
+}
+
+impl Method {
+    /// Whether the answer came from an exact table.
+    pub fn is_table(&self) -> bool {
+        matches!(self, Method::Table { .. })
+    }
+
+    /// Whether a path found this way is always optimal (every way but greedy search).
+    pub fn is_optimal(&self) -> bool {
+        !matches!(
+            self,
+            Method::Search {
+                algorithm: Algorithm::Greedy,
+                ..
+            }
+        )
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Table { .. } => f.write_str("table"),
+            Method::Search {
+                algorithm,
+                heuristic: Some(heuristic),
+            } => write!(f, "{algorithm} with {heuristic}"),
+            Method::Search { algorithm, .. } => write!(f, "{algorithm}"),
+            Method::Reasoning => f.write_str("parity and replay"),
+        }
+    }
+}
+
+/// Why a valid question has no answer value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoAnswer {
+    /// The start cannot reach the goal: their parity classes differ.
+    Unsolvable,
+    /// The search reached a limit first.
+    GaveUp(Limit),
+}
+
+/// An answer: the value or why there is none, how it was found, and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Answer<T> {
+    /// The value, or why there is none.
+    pub value: Result<T, NoAnswer>,
+    /// How it was found.
+    pub method: Method,
+    /// Nodes whose successors were produced (for a table's path: the states along it).
+    pub expanded: u64,
+    /// Successors produced (for a table's path: the neighbours read).
+    pub generated: u64,
+    /// Time spent searching (zero for a table answer: it is not measured, to keep it cheap).
+    pub elapsed: Duration,
+}
+
+impl<T> Answer<T> {
+    fn of(value: Result<T, NoAnswer>, method: Method) -> Answer<T> {
+        Answer {
+            value,
+            method,
+            expanded: 0,
+            generated: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// The value, and the rest of the answer (how and at what cost) without it.
+    pub fn split(self) -> (Result<T, NoAnswer>, Answer<()>) {
+        let rest = Answer {
+            value: Ok(()),
+            method: self.method,
+            expanded: self.expanded,
+            generated: self.generated,
+            elapsed: self.elapsed,
+        };
+        (self.value, rest)
+    }
+
+    /// The same answer with its value changed by `f`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U> {
+        Answer {
+            value: self.value.map(f),
+            method: self.method,
+            expanded: self.expanded,
+            generated: self.generated,
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// Why a question could not be answered at all (as opposed to [`NoAnswer`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// The start and the goal are on different boards.
+    #[error("the start {start} is on a {} board but the goal {goal} is on a {} board", start.board(), goal.board())]
+    OtherBoards {
+        /// The start.
+        start: State,
+        /// The goal.
+        goal: State,
+    },
+    /// An exact table was asked for on a board that has none.
+    #[error("no exact table for the {board} board: tables cover boards of at most {MAX_TABLE_CELLS} cells")]
+    NoTable {
+        /// The board.
+        board: Board,
+    },
+    /// A distance was asked of a search that does not find shortest paths.
+    #[error("{algorithm} does not find shortest paths, so it cannot give the distance: use astar, idastar, bfs or iddfs")]
+    NotOptimal {
+        /// The algorithm.
+        algorithm: Algorithm,
+    },
+    /// The table could not be opened or built.
+    #[error("cannot open the table for goal {goal}: {reason}")]
+    Source {
+        /// The canonical goal.
+        goal: State,
+        /// Why.
+        reason: SourceError,
+    },
+    /// The table could not answer: damaged, or inconsistent along a path.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Instances cannot be drawn as asked.
+    #[error(transparent)]
+    Sample(#[from] SampleError),
+}
+
+/// Answers any start and goal on any board: from exact tables where they exist, by search
+/// elsewhere. Safe to share between threads (`&Oracle` answers; tables open on first use).
+pub struct Oracle {
+    source: Option<Box<dyn TableSource>>,
+    slots: slots::Slots,
+    /// Held while a table is opened or built, so each is opened once.
+    loading: Mutex<()>,
+}
+
+impl fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Oracle")
+            .field("uses_tables", &self.source.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Oracle {
+    /// An oracle whose tables come from `source`.
+    pub fn new(source: impl TableSource + 'static) -> Oracle {
+        Oracle {
+            source: Some(Box::new(source)),
+            slots: slots::Slots::new(),
+            loading: Mutex::new(()),
+        }
+    }
+
+    /// An oracle that builds every table it needs in memory (nothing touches the disk).
+    pub fn in_memory() -> Oracle {
+        Oracle::new(BuildInMemory::default())
+    }
+
+    /// An oracle that never uses (or builds) a table: every question is searched.
+    pub fn search_only() -> Oracle {
+        Oracle {
+            source: None,
+            slots: slots::Slots::new(),
+            loading: Mutex::new(()),
+        }
+    }
+
+    /// Whether questions on `board` are answered from a table.
+    pub fn uses_table(&self, board: Board) -> bool {
+        self.source.is_some() && has_table(board)
+    }
+
+    /// The table serving `goal` (the canonical table with its blank cell), opened or built on
+    /// first use; `Ok(None)` where no table is used for its board.
+    ///
+    /// # Errors
+    /// [`AnswerError::Source`] when the source cannot give it.
+    pub fn table(&self, goal: &State) -> Result<Option<&Table<TableBytes>>, AnswerError> {
+        let (Some(source), Some(slot)) =
+            (&self.source, self.slots.slot(goal.board(), goal.blank()))
+        else {
+            return Ok(None);
+        };
+        if let Some(table) = slot.get() {
+            return Ok(Some(table));
+        }
+        // A poisoned lock only means another thread panicked while loading; the slot is
+        // still either empty or holds a complete table.
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = slot.get() {
+            return Ok(Some(table));
+        }
+        let canonical = State::canonical_goal(goal.board(), goal.blank());
+        let table = source
+            .table(&canonical)
+            .map_err(|reason| AnswerError::Source {
+                goal: canonical,
+                reason,
+            })?;
+        Ok(Some(slot.get_or_init(|| table)))
+    }
+
+    /// The table serving `goal` if it is already open: never opens or builds one.
+    #[inline]
+    pub fn open_table(&self, goal: &State) -> Option<&Table<TableBytes>> {
+        self.slots.slot(goal.board(), goal.blank())?.get()
+    }
+
+    fn same_board(start: &State, goal: &State) -> Result<(), AnswerError> {
+        if start.board() == goal.board() {
+            Ok(())
+        } else {
+            Err(AnswerError::OtherBoards {
+                start: *start,
+                goal: *goal,
+            })
+        }
+    }
+
+    /// The table to answer from, if `how` and the board call for one.
+    fn table_for(&self, goal: &State, how: How) -> Result<Option<&Table<TableBytes>>, AnswerError> {
+        match how.choice {
+            Choice::Search(_) | Choice::NoTable => Ok(None),
+            Choice::Auto => self.table(goal),
+            Choice::Table => self.table(goal)?.map(Some).ok_or(AnswerError::NoTable {
+                board: goal.board(),
+            }),
+        }
+    }
+
+    /// The exact number of moves from `start` to `goal`.
+    ///
+    /// # Errors
+    /// [`AnswerError`] for a question that cannot be asked this way (other boards, no table
+    /// where one was required, a search that is not optimal) or a damaged table.
+    pub fn distance(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<Answer<u8>, AnswerError> {
+        Oracle::same_board(start, goal)?;
+        if let Some(unsolvable) = self.unsolvable_before_opening(start, goal) {
+            return Ok(unsolvable);
+        }
+        if let Some(table) = self.table_for(goal, how)? {
+            let method = Method::Table {
+                goal: *table.goal(),
+            };
+            let value = self.read(table, table.distance_to(start, goal))?;
+            return Ok(Answer::of(value.ok_or(NoAnswer::Unsolvable), method));
+        }
+        if let Choice::Search(algorithm) = how.choice {
+            if !algorithm.is_optimal() {
+                return Err(AnswerError::NotOptimal { algorithm });
+            }
+        }
+        Ok(self
+            .search(start, goal, how)
+            .map(|solution| solution.len() as u8))
+    }
+
+    /// An optimal solution from `start` to `goal` (or, with greedy search, a solution).
+    ///
+    /// # Errors
+    /// As [`Oracle::distance`].
+    pub fn solve(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<Answer<Solution>, AnswerError> {
+        Oracle::same_board(start, goal)?;
+        if let Some(unsolvable) = self.unsolvable_before_opening(start, goal) {
+            return Ok(unsolvable);
+        }
+        if let Some(table) = self.table_for(goal, how)? {
+            let method = Method::Table {
+                goal: *table.goal(),
+            };
+            let value = self
+                .read(table, table.solve_to(start, goal))?
+                .ok_or(NoAnswer::Unsolvable);
+            let mut answer = Answer::of(value, method);
+            if let Ok(solution) = &answer.value {
+                let along = &solution.path()[..solution.len()];
+                answer.expanded = along.len() as u64;
+                answer.generated = along.iter().map(|s| s.successors().count() as u64).sum();
+            }
+            return Ok(answer);
+        }
+        Ok(self.search(start, goal, how))
+    }
+
+    /// An unsolvable pair's answer, decided by parity, when the goal's table is not open yet:
+    /// a question with no answer must not cost a table's opening (or building). Once it is
+    /// open, the table's own lookup checks the parity as it ranks, at no extra cost.
+    fn unsolvable_before_opening<T>(&self, start: &State, goal: &State) -> Option<Answer<T>> {
+        (self.open_table(goal).is_none() && !start.can_reach(goal))
+            .then(|| Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning))
+    }
+
+    /// A table's reply, telling the source about damage so that it is not opened again.
+    fn read<T>(
+        &self,
+        table: &Table<TableBytes>,
+        reply: Result<T, TableError>,
+    ) -> Result<T, AnswerError> {
+        if let (Err(TableError::Damaged { .. }), Some(source)) = (&reply, &self.source) {
+            source.damaged(table.goal());
+        }
+        Ok(reply?)
+    }
+
+    /// Runs the search `how` names (the fallback for [`Choice::Auto`]).
+    fn search(&self, start: &State, goal: &State, how: How) -> Answer<Solution> {
+        let algorithm = match how.choice {
+            Choice::Search(algorithm) => algorithm,
+            _ => fallback_algorithm(start.board()),
+        };
+        let heuristic = how.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+        let mut limits = how.limits;
+        if algorithm.keeps_visited_states() && limits.max_expanded.is_none() {
+            limits.max_expanded = Some(DEFAULT_MEMORY_BOUND_NODES);
+        }
+        let result = search::run(algorithm, heuristic, start, goal, limits);
+        let value = match result.outcome {
+            Outcome::Solved(solution) => Ok(solution),
+            Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
+            Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
+        };
+        // Every search decides an unsolvable pair by parity, before searching.
+        let method = match value {
+            Err(NoAnswer::Unsolvable) => Method::Reasoning,
+            _ => Method::Search {
+                algorithm,
+                heuristic: algorithm.uses_heuristic().then_some(heuristic),
+            },
+        };
+        Answer {
+            value,
+            method,
+            expanded: result.expanded,
+            generated: result.generated,
+            elapsed: result.elapsed,
+        }
+    }
+
+    /// Judges another solver's `claim` for `start` and `goal` (see [`verify::judge`]). Where
+    /// the exact distance is needed and no table has it, the fallback search finds it within
+    /// `how`'s limits; a search that gives up makes the verdict [`Verdict::Unverified`].
+    ///
+    /// # Errors
+    /// [`AnswerError::OtherBoards`], or a table that cannot be opened or is damaged.
+    pub fn judge(
+        &self,
+        start: &State,
+        goal: &State,
+        claim: &Claim,
+        how: How,
+    ) -> Result<Answer<Judged>, AnswerError> {
+        Oracle::same_board(start, goal)?;
+        let judged = |exact: Option<u8>| Judged {
+            verdict: verify::judge(start, goal, exact, claim),
+            exact: exact.map_or(Exact::Unsolvable, Exact::Distance),
+        };
+        if !start.can_reach(goal) {
+            return Ok(Answer::of(Ok(judged(None)), Method::Reasoning));
+        }
+        if let Some(table) = self.table_for(goal, how)? {
+            let exact = self.read(table, table.distance_to(start, goal))?;
+            let method = Method::Table {
+                goal: *table.goal(),
+            };
+            return Ok(Answer::of(Ok(judged(exact)), method));
+        }
+        if let Some(verdict) = verify::judge_without_distance(start, goal, claim) {
+            let judged = Judged {
+                verdict,
+                exact: Exact::Unknown,
+            };
+            return Ok(Answer::of(Ok(judged), Method::Reasoning));
+        }
+        let found = self.search(
+            start,
+            goal,
+            How {
+                choice: Choice::NoTable,
+                ..how
+            },
+        );
+        let value = match &found.value {
+            Ok(solution) => match u8::try_from(solution.len()) {
+                Ok(exact) => judged(Some(exact)),
+                Err(_) => Judged {
+                    verdict: Verdict::Unverified {
+                        why: format!("the exact distance {} does not fit a byte", solution.len()),
+                    },
+                    exact: Exact::Unknown,
+                },
+            },
+            Err(NoAnswer::Unsolvable) => judged(None),
+            Err(NoAnswer::GaveUp(limit)) => Judged {
+                verdict: Verdict::Unverified {
+                    why: format!(
+                        "no exact table for the {} board, and the search for the exact distance gave up at its {limit} after {} expanded nodes",
+                        goal.board(),
+                        found.expanded
+                    ),
+                },
+                exact: Exact::Unknown,
+            },
+        };
+        Ok(Answer {
+            value: Ok(value),
+            method: found.method,
+            expanded: found.expanded,
+            generated: found.generated,
+            elapsed: found.elapsed,
+        })
+    }
+}
+
+/// A verdict on a claim, with the exact distance it was judged against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Judged {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The exact distance, where it was needed and found.
+    pub exact: Exact,
+}
+
+/// The exact distance of a judged pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// This many moves.
+    Distance(u8),
+    /// No solution.
+    Unsolvable,
+    /// Not known: the verdict did not need it, or the search gave up.
+    Unknown,
+}
+
+impl Oracle {
+    /// Draws `options.count` instances for `goal`, reproducibly from `seed`: at the chosen
+    /// depths, uniformly, from the table where the board has one ([`sampling::sample`]); on
+    /// other boards uniformly among all solvable states ([`sampling::sample_uniform`]).
+    ///
+    /// # Errors
+    /// [`AnswerError::Sample`] for options that cannot be met, or a table that cannot be
+    /// opened or is damaged.
+    pub fn sample(
+        &self,
+        goal: &State,
+        options: &SampleOptions,
+        seed: u64,
+    ) -> Result<Draws<'_>, AnswerError> {
+        match self.table(goal)? {
+            Some(table) => Ok(Box::new(sampling::sample(table, goal, options, seed)?)),
+            None => Ok(Box::new(sampling::sample_uniform(goal, options, seed)?)),
+        }
+    }
+}
+
+/// The search that answers where no table does: A* where its memory stays small, else IDA*
+/// (memory: one path).
+pub fn fallback_algorithm(board: Board) -> Algorithm {
+    if board.cells() <= ASTAR_FALLBACK_MAX_CELLS {
+        Algorithm::AStar
+    } else {
+        Algorithm::IdaStar
+    }
+}

@@ -1,0 +1,154 @@
+//! Where the answer layer gets a table it has not opened yet: the caller's choice.
+//!
+//! The library has no policy on directories: [`BuildInMemory`] builds every table in memory
+//! (nothing touches the file system), and [`DataDir`] opens tables in a directory the caller
+//! names, building and saving those that are missing or damaged. A caller with other needs
+//! implements [`TableSource`].
+
+use std::path::{Path, PathBuf};
+
+use crate::bfs::BuildOptions;
+use crate::state::State;
+use crate::table::file::{self, Notice, TableBytes};
+use crate::table::Table;
+
+/// Why a source could not give a table.
+pub type SourceError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Gives the answer layer the table of a canonical goal (see [`State::canonical_goal`]).
+///
+/// The answer layer asks at most once per goal and process (it keeps what it gets), holding a
+/// lock while it asks, so a source need not guard against being asked twice at once.
+pub trait TableSource: Send + Sync {
+    /// The table whose goal is `goal`, a canonical goal on a board with tables.
+    ///
+    /// # Errors
+    /// Whatever kept the source from opening or building it.
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError>;
+
+    /// Told when a table it gave turned out damaged (a block failed its checksum when first
+    /// read), so that the next process does not open it again. Does nothing by default.
+    fn damaged(&self, goal: &State) {
+        let _ = goal;
+    }
+}
+
+/// Builds every table in memory when first asked for it; nothing is read or written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildInMemory {
+    /// Generator threads: `None` uses every core.
+    pub threads: Option<usize>,
+}
+
+impl TableSource for BuildInMemory {
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        let table = build_isolated(goal, self.threads)?;
+        Ok(table.map_bytes(TableBytes::from))
+    }
+}
+
+/// What a [`DataDir`] tells its caller while it works.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SourceEvent<'a> {
+    /// A table is about to be built: `states` entries (bytes) for `goal`.
+    Building {
+        /// The canonical goal.
+        goal: &'a State,
+        /// Entries of the table, one byte each.
+        states: u64,
+    },
+    /// A table was built, rebuilt, or could only be kept in memory (see [`Notice`]).
+    Notice(&'a Notice),
+}
+
+/// Opens tables in one directory; builds and saves (atomically) those that are missing,
+/// damaged or for another goal; keeps a table in memory where the directory cannot be used.
+pub struct DataDir {
+    dir: PathBuf,
+    threads: Option<usize>,
+    report: Box<dyn Fn(SourceEvent<'_>) + Send + Sync>,
+}
+
+impl std::fmt::Debug for DataDir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DataDir")
+            .field("dir", &self.dir)
+            .field("threads", &self.threads)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DataDir {
+    /// Tables in `dir`, built on every core when missing, with no reports.
+    pub fn new(dir: impl Into<PathBuf>) -> DataDir {
+        DataDir {
+            dir: dir.into(),
+            threads: None,
+            report: Box::new(|_| {}),
+        }
+    }
+
+    /// Builds on `threads` threads.
+    pub fn threads(mut self, threads: Option<usize>) -> DataDir {
+        self.threads = threads;
+        self
+    }
+
+    /// Calls `report` when a build begins and with every [`Notice`].
+    pub fn on_event(mut self, report: impl Fn(SourceEvent<'_>) + Send + Sync + 'static) -> DataDir {
+        self.report = Box::new(report);
+        self
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl TableSource for DataDir {
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        let (table, notices) = file::load_or_build_with(&self.dir, goal, || {
+            let states = crate::RankSpace::new(goal.board())?.states() as u64;
+            (self.report)(SourceEvent::Building { goal, states });
+            build_isolated(goal, self.threads)
+        })?;
+        for notice in &notices {
+            (self.report)(SourceEvent::Notice(notice));
+        }
+        Ok(table)
+    }
+
+    /// Removes the damaged file (a rename over it is atomic for readers, and a missing file
+    /// is rebuilt on next use); a file that cannot be removed stays, and is refused again.
+    fn damaged(&self, goal: &State) {
+        let _ = std::fs::remove_file(self.dir.join(file::file_name(goal)));
+    }
+}
+
+/// Builds the table for `goal` on a thread and a thread pool of its own.
+///
+/// Why: the answer layer may be asked for a table from inside a rayon task (a batch answers
+/// its pieces in parallel) while it holds its loading lock. Building there would let that
+/// thread, waiting for the generator's tasks, steal another piece of the batch, which would
+/// then wait for the same lock on the same thread: a deadlock. A plain thread that blocks in
+/// `join`, and a pool that only the generator uses, rule that out.
+fn build_isolated(
+    goal: &State,
+    threads: Option<usize>,
+) -> Result<Table<Vec<u8>>, crate::TooLargeError> {
+    let goal = *goal;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    std::thread::spawn(move || {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .expect("a rayon pool of a few threads can always be built");
+        pool.install(|| Table::build(&goal, BuildOptions::default()))
+    })
+    .join()
+    .expect("the generator does not panic on a board that ranks")
+}

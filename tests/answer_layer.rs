@@ -1,0 +1,346 @@
+//! The answer layer (`npuzzle::answer`): one decision between table and search for every
+//! board, tables opened once per goal and process, and answers that agree with independent
+//! algorithms.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use npuzzle::answer::{
+    has_table, AnswerError, BuildInMemory, Exact, SourceError, TableSource, MAX_TABLE_CELLS,
+};
+use npuzzle::rng::SplitMix64;
+use npuzzle::sample::{sample_uniform, SampleOptions};
+use npuzzle::search::{Algorithm, Limits};
+use npuzzle::table::file::TableBytes;
+use npuzzle::verify::{parse_moves, Claim, Verdict};
+use npuzzle::{Board, HeuristicKind, How, Method, NoAnswer, Oracle, State, Table};
+
+/// Every board of at most 10 cells with tables (the 12-cell ones are built in
+/// `published_histograms.rs` and through the binary in `answer_cli.rs`).
+const SMALL_BOARDS: [(usize, usize); 8] = [
+    (2, 2),
+    (2, 3),
+    (3, 2),
+    (2, 4),
+    (4, 2),
+    (3, 3),
+    (2, 5),
+    (5, 2),
+];
+
+/// A source that builds in memory and counts what it was asked for.
+#[derive(Default)]
+struct Counting {
+    asked: Arc<AtomicUsize>,
+}
+
+impl TableSource for Counting {
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        BuildInMemory::default().table(goal)
+    }
+}
+
+/// A state `steps` random moves away from `goal`.
+fn walk(goal: &State, steps: usize, rng: &mut SplitMix64) -> State {
+    let mut state = *goal;
+    for _ in 0..steps {
+        let moves: Vec<State> = state.successors().map(|(_, s)| s).collect();
+        state = moves[rng.below(moves.len() as u64) as usize];
+    }
+    state
+}
+
+#[test]
+fn exactly_the_boards_of_at_most_twelve_cells_have_tables() {
+    assert_eq!(MAX_TABLE_CELLS, 12);
+    let tabled: Vec<String> = (2..=12)
+        .flat_map(|w| (2..=12).map(move |h| (w, h)))
+        .filter_map(|(w, h)| Board::new(w, h).ok())
+        .filter(|b| has_table(*b))
+        .map(|b| b.to_string())
+        .collect();
+    let mut expected = vec![
+        "2x2", "2x3", "2x4", "2x5", "2x6", "3x2", "3x3", "3x4", "4x2", "4x3", "5x2", "6x2",
+    ];
+    expected.sort();
+    let mut tabled_sorted = tabled.clone();
+    tabled_sorted.sort();
+    assert_eq!(tabled_sorted, expected);
+}
+
+#[test]
+fn table_answers_equal_an_independent_search_on_every_small_board_and_goal() {
+    let oracle = Oracle::in_memory();
+    let searched = Oracle::search_only();
+    let mut rng = SplitMix64::new(20261123);
+    for (w, h) in SMALL_BOARDS {
+        let board = Board::new(w, h).unwrap();
+        for blank in 0..board.cells() {
+            // A goal with scrambled labels, so relabelling is exercised too.
+            let goal = walk(&State::canonical_goal(board, blank), 7, &mut rng);
+            for _ in 0..6 {
+                let start = walk(&goal, 40, &mut rng);
+                let table = oracle.solve(&start, &goal, How::default()).unwrap();
+                assert!(table.method.is_table(), "{board}");
+                let path = table.value.unwrap();
+                assert_eq!(path.end(), goal);
+                let search = searched
+                    .distance(
+                        &start,
+                        &goal,
+                        How::search(Algorithm::Bfs, None, Limits::default()),
+                    )
+                    .unwrap();
+                assert!(!search.method.is_table());
+                assert_eq!(search.value, Ok(path.len() as u8), "{start} -> {goal}");
+                let distance = oracle.distance(&start, &goal, How::default()).unwrap();
+                assert_eq!(distance.value, Ok(path.len() as u8));
+            }
+        }
+    }
+}
+
+#[test]
+fn each_table_is_asked_for_once_however_many_threads_ask_at_once() {
+    let source = Counting::default();
+    let asked = Arc::clone(&source.asked);
+    let oracle = Oracle::new(source);
+    let board = Board::new(4, 2).unwrap();
+    let goals = [State::goal(board), State::canonical_goal(board, 0)];
+    let mut rng = SplitMix64::new(3);
+    let questions: Vec<(State, State)> = (0..2000)
+        .map(|i| {
+            let goal = goals[i % 2];
+            (walk(&goal, 30, &mut rng), goal)
+        })
+        .collect();
+    let answered: Vec<u8> = questions
+        .par_iter()
+        .map(|(start, goal)| {
+            oracle
+                .distance(start, goal, How::default())
+                .unwrap()
+                .value
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(answered.len(), 2000);
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        2,
+        "one table per blank cell, asked once each"
+    );
+    // Any relabelled goal with the same blank cell is served by the same table.
+    let relabelled = walk(&goals[0], 12, &mut rng);
+    let relabelled = State::canonical_goal(board, relabelled.blank());
+    oracle
+        .distance(&relabelled, &relabelled, How::default())
+        .unwrap();
+    assert!(asked.load(Ordering::SeqCst) <= 3);
+}
+
+#[test]
+fn a_table_is_loaded_from_inside_a_busy_rayon_pool_without_deadlock() {
+    // Every question of the first 64 needs a table nobody has opened, on a pool of 2 threads
+    // whose other tasks also wait for it: the build must not run on (and steal from) that pool.
+    let oracle = Oracle::in_memory();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let boards = [(3, 3), (2, 5), (5, 2), (2, 4)];
+    let answered: usize = pool.install(|| {
+        (0..256usize)
+            .into_par_iter()
+            .map(|i| {
+                let (w, h) = boards[i % boards.len()];
+                let goal = State::goal(Board::new(w, h).unwrap());
+                let start = walk(&goal, i % 17, &mut SplitMix64::new(i as u64));
+                oracle
+                    .distance(&start, &goal, How::default())
+                    .unwrap()
+                    .value
+                    .is_ok() as usize
+            })
+            .sum()
+    });
+    assert_eq!(answered, 256);
+}
+
+#[test]
+fn boards_without_tables_are_searched_optimally() {
+    let oracle = Oracle::in_memory();
+    let board = Board::new(4, 4).unwrap();
+    let goal = State::goal(board);
+    let mut rng = SplitMix64::new(9);
+    for _ in 0..5 {
+        let start = walk(&goal, 30, &mut rng);
+        let answer = oracle.solve(&start, &goal, How::default()).unwrap();
+        assert_eq!(
+            answer.method,
+            Method::Search {
+                algorithm: Algorithm::IdaStar,
+                heuristic: Some(HeuristicKind::LinearConflict)
+            }
+        );
+        assert!(answer.expanded > 0);
+        let path = answer.value.unwrap();
+        assert_eq!(path.end(), goal);
+        // A* with Manhattan distance, an independent optimal search, agrees on the length.
+        let other = oracle
+            .distance(
+                &start,
+                &goal,
+                How::search(
+                    Algorithm::AStar,
+                    Some(HeuristicKind::Manhattan),
+                    Limits::default(),
+                ),
+            )
+            .unwrap();
+        assert_eq!(other.value, Ok(path.len() as u8));
+    }
+}
+
+#[test]
+fn a_right_answer_on_a_board_without_tables_is_judged_optimal_not_a_false_solution() {
+    let oracle = Oracle::in_memory();
+    let goal = State::goal(Board::new(4, 4).unwrap());
+    let start: State = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15".parse().unwrap();
+    let judge = |moves: &str| {
+        let claim = Claim::moves(parse_moves(moves).unwrap());
+        oracle
+            .judge(&start, &goal, &claim, How::default())
+            .unwrap()
+            .value
+            .unwrap()
+    };
+    let right = judge("RR");
+    assert_eq!(right.verdict, Verdict::Optimal);
+    assert_eq!(right.exact, Exact::Distance(2));
+    assert_eq!(judge("RLRR").verdict, Verdict::Suboptimal { by: 2 });
+    assert_eq!(judge("D").verdict.name(), "illegal-move");
+    let unsolvable: State = "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0".parse().unwrap();
+    let judged = oracle
+        .judge(&unsolvable, &goal, &Claim::unsolvable(), How::default())
+        .unwrap();
+    assert_eq!(judged.value.unwrap().verdict, Verdict::CorrectUnsolvable);
+    assert_eq!(judged.method, Method::Reasoning);
+}
+
+#[test]
+fn a_search_that_reaches_its_limit_says_so_and_judging_is_unverified() {
+    let oracle = Oracle::in_memory();
+    let goal = State::goal(Board::new(5, 5).unwrap());
+    let mut rng = SplitMix64::new(1);
+    let start = walk(&goal, 400, &mut rng);
+    let limits = Limits {
+        max_expanded: Some(10),
+        max_time: None,
+    };
+    let answer = oracle.distance(&start, &goal, How::within(limits)).unwrap();
+    assert!(
+        matches!(answer.value, Err(NoAnswer::GaveUp(_))),
+        "{:?}",
+        answer.value
+    );
+    let claim = Claim::length(90);
+    let judged = oracle
+        .judge(&start, &goal, &claim, How::within(limits))
+        .unwrap();
+    assert_eq!(judged.value.unwrap().verdict.name(), "unverified");
+}
+
+#[test]
+fn unsolvable_pairs_and_mismatched_boards_are_told_apart() {
+    let oracle = Oracle::in_memory();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let swapped: State = "213456780".parse().unwrap();
+    let answer = oracle.distance(&swapped, &goal, How::default()).unwrap();
+    assert_eq!(answer.value, Err(NoAnswer::Unsolvable));
+    let other = State::goal(Board::new(2, 2).unwrap());
+    assert!(matches!(
+        oracle.distance(&other, &goal, How::default()),
+        Err(AnswerError::OtherBoards { .. })
+    ));
+    assert!(matches!(
+        oracle.distance(
+            &goal,
+            &goal,
+            How::search(Algorithm::Greedy, None, Limits::default())
+        ),
+        Err(AnswerError::NotOptimal { .. })
+    ));
+    let big = State::goal(Board::new(4, 4).unwrap());
+    assert!(matches!(
+        oracle.distance(&big, &big, How::table()),
+        Err(AnswerError::NoTable { .. })
+    ));
+}
+
+#[test]
+fn uniform_draws_cover_a_parity_class_evenly() {
+    // 2x2 has 12 states in a class: 12,000 draws, each state about 1,000 times.
+    let goal = State::goal(Board::new(2, 2).unwrap());
+    let options = SampleOptions {
+        count: 12_000,
+        ..SampleOptions::default()
+    };
+    let mut seen: HashMap<State, u32> = HashMap::new();
+    for instance in sample_uniform(&goal, &options, 5).unwrap() {
+        assert!(instance.start.can_reach(&goal));
+        *seen.entry(instance.start).or_default() += 1;
+    }
+    assert_eq!(seen.len(), 12);
+    for (state, count) in seen {
+        assert!((850..1150).contains(&count), "{state}: {count}");
+    }
+    // The same seed draws the same instances; depths need a table.
+    let again: Vec<_> = sample_uniform(&goal, &options, 5)
+        .unwrap()
+        .take(20)
+        .collect();
+    let first: Vec<_> = sample_uniform(&goal, &options, 5)
+        .unwrap()
+        .take(20)
+        .collect();
+    assert_eq!(again, first);
+    let at_depth = SampleOptions {
+        depths: 3..=3,
+        ..SampleOptions::default()
+    };
+    assert!(sample_uniform(&goal, &at_depth, 5).is_err());
+}
+
+#[test]
+fn the_oracle_samples_at_exact_depths_where_a_table_exists_and_uniformly_elsewhere() {
+    let oracle = Oracle::in_memory();
+    let goal = State::goal(Board::new(5, 2).unwrap());
+    let options = SampleOptions {
+        count: 50,
+        depths: 40..=40,
+        unsolvable: 5,
+    };
+    let drawn: Vec<_> = oracle.sample(&goal, &options, 8).unwrap().collect();
+    assert_eq!(drawn.iter().filter(|i| !i.solvable).count(), 5);
+    for instance in drawn.iter().filter(|i| i.solvable) {
+        let exact = oracle
+            .distance(&instance.start, &goal, How::default())
+            .unwrap();
+        assert_eq!(exact.value, Ok(40));
+        assert_eq!(instance.distance, Some(40));
+    }
+    let big = State::goal(Board::new(4, 4).unwrap());
+    let options = SampleOptions {
+        count: 10,
+        ..SampleOptions::default()
+    };
+    let drawn: Vec<_> = oracle.sample(&big, &options, 8).unwrap().collect();
+    assert!(drawn
+        .iter()
+        .all(|i| i.start.can_reach(&big) && i.distance.is_none()));
+}
