@@ -90,8 +90,9 @@ pub struct BuildArgs {
     #[arg(long, value_name = "WxH", conflicts_with = "all")]
     pub size: Option<String>,
 
-    /// Worker threads for the generator [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Worker threads for the generator [default: all cores; at most 4 per core, at least 64,
+    /// at most 1024]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
 }
 
@@ -276,8 +277,8 @@ pub struct BatchArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Worker threads [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Worker threads [default: all cores; at most 4 per core, at least 64, at most 1024]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
 
     /// Per-line limit for boards without an exact table (answered by IDA* with linear

@@ -36,9 +36,6 @@ const PIECE_RECORDS: usize = 4096;
 
 /// Answers every question of the input; exit code 1 when any line failed.
 pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
-    if args.threads == Some(0) {
-        return Err(Failure::usage("--threads must be at least 1"));
-    }
     let board = board_option(&args.goal)?;
     let goal = match args.goal.goal.as_deref() {
         Some(text) => Some(parse_state("goal", text, board)?),

@@ -21,6 +21,7 @@ mod sample;
 mod search;
 mod stats;
 mod stats_plot;
+mod threads;
 mod verify;
 mod verify_input;
 mod verify_report;

@@ -1,0 +1,76 @@
+//! Regression tests from an adversarial run of the command line ("Hostile files, pipes and
+//! inputs"): an output file that is the input, a reader that goes away, absurd `--threads`,
+//! lines of hundreds of MiB, and control characters quoted back to a terminal. Each test drives
+//! the binary and failed before its fix.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn npuzzle(args: &[&str], data_dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    command
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("NPUZZLE_DATA_DIR");
+    command
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts a usage error: exit 2, nothing on stdout, one line on stderr holding `needle`.
+fn assert_usage_error(out: &Output, needle: &str) {
+    let stderr = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("npuzzle: ") && stderr.contains(needle),
+        "{stderr}"
+    );
+}
+
+// ---- 6. `--threads` ----
+
+/// The documented limit: four per core, at least 64, at most 1024.
+fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (4 * cores).clamp(64, 1024)
+}
+
+/// Regression: `--threads` had no upper bound (5,000 threads took 56 s for one line, 20,000
+/// did not end in 5 minutes).
+#[test]
+fn threads_over_the_limit_are_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let max = max_threads();
+    let over = (max + 1).to_string();
+    for args in [
+        vec!["batch", "--threads", &over],
+        vec!["build", "--threads", &over],
+        vec!["batch", "--threads", "0"],
+    ] {
+        let out = npuzzle(&args, dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let needle = if args[2] == "0" {
+            "at least 1".to_string()
+        } else {
+            format!("limit of {max}")
+        };
+        assert_usage_error(&out, &needle);
+    }
+    // The limit itself is accepted.
+    let out = common::run_with_stdin(
+        &["batch", "--threads", &max.to_string()],
+        dir.path(),
+        "867254301\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
