@@ -74,3 +74,31 @@ fn threads_over_the_limit_are_a_usage_error() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+// ---- control characters ----
+
+/// Control characters from the input are escaped wherever they are quoted back: batch rows
+/// (CSV), verify's summary, and messages on stderr.
+#[test]
+fn control_characters_from_the_input_never_reach_a_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "12\u{1b}[31m3\r45678";
+    let raw = |bytes: &[u8]| bytes.iter().any(|&b| b == 0x1b || b == b'\r');
+
+    let out = common::run_with_stdin(&["batch"], dir.path(), format!("{hostile}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!raw(&out.stdout) && !raw(&out.stderr));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(stdout.contains("12\\x1b[31m3\\r45678"), "{stdout}");
+
+    let input = format!("start,moves\n{hostile},R\n123456708,\u{1b}]0;title\u{7}R\n");
+    let out = common::run_with_stdin(&["verify", "-"], dir.path(), &input);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!raw(&out.stdout) && !raw(&out.stderr), "{out:?}");
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(stdout.contains("\\x1b"), "{stdout}");
+    assert!(!stdout.contains('\u{7}'), "{stdout}");
+
+    let out = common::run_with_stdin(&["batch", "--goal", hostile], dir.path(), "");
+    assert_usage_error(&out, "\\x1b[31m3\\r");
+    assert!(!raw(&out.stderr));
+}

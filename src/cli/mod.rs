@@ -97,7 +97,8 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             if let Some(message) = failure.message {
-                eprintln!("npuzzle: {message}");
+                // Messages quote input: its control characters never reach the terminal raw.
+                eprintln!("npuzzle: {}", input::escape_controls(&message));
             }
             ExitCode::from(failure.code)
         }
@@ -139,7 +140,11 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     .map(|l| format!(" {l}"))
                     .unwrap_or_default()
             };
-            eprintln!("npuzzle: {first}{more} (see `npuzzle --help`)");
+            let line = format!("{first}{more}");
+            eprintln!(
+                "npuzzle: {} (see `npuzzle --help`)",
+                input::escape_controls(&line)
+            );
             ExitCode::from(2)
         }
     }
