@@ -34,6 +34,57 @@ fn assert_usage_error(out: &Output, needle: &str) {
     );
 }
 
+// ---- 4. `-o` naming the input ----
+
+/// Regression: `batch q.csv -o q.csv` truncated q.csv before reading it (1,000 questions lost,
+/// exit 0); so did a symlink to it, and `-o q.csv < q.csv`.
+#[test]
+fn batch_refuses_an_output_file_that_is_its_input_by_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let questions = dir.path().join("q.csv");
+    let content = "start\n".to_string() + &"867254301\n".repeat(1000);
+    std::fs::write(&questions, &content).unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&questions, &link).unwrap();
+    let hard = dir.path().join("hard.csv");
+    std::fs::hard_link(&questions, &hard).unwrap();
+    let q = questions.to_str().unwrap();
+    for (input, output) in [
+        (q, q),
+        (q, link.to_str().unwrap()),
+        (link.to_str().unwrap(), q),
+        (q, hard.to_str().unwrap()),
+    ] {
+        let out = npuzzle(&["batch", input, "-o", output], dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_usage_error(&out, &format!("-o {output} is the input file {input}"));
+        assert_eq!(std::fs::read_to_string(&questions).unwrap(), content);
+    }
+    // Standard input redirected from the output file, with `-` and with no FILE.
+    for args in [vec!["batch", "-", "-o", q], vec!["batch", "-o", q]] {
+        let out = npuzzle(&args, dir.path())
+            .stdin(std::fs::File::open(&questions).unwrap())
+            .output()
+            .unwrap();
+        assert_usage_error(
+            &out,
+            &format!("-o {q} is the file standard input reads from"),
+        );
+        assert_eq!(std::fs::read_to_string(&questions).unwrap(), content);
+    }
+    // Another file is fine, and so is an output that does not exist yet.
+    let answers = dir.path().join("answers.csv");
+    let out = npuzzle(&["batch", q, "-o", answers.to_str().unwrap()], dir.path())
+        .stdin(std::fs::File::open(&questions).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answers = std::fs::read_to_string(&answers).unwrap();
+    assert_eq!(answers.lines().count(), 1001);
+}
+
 // ---- 6. `--threads` ----
 
 /// The documented limit: four per core, at least 64, at most 1024.

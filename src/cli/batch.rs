@@ -11,7 +11,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,10 +42,7 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
     };
     let source = batch_input::open(args.input.as_deref()).map_err(Failure::usage)?;
     let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path)
-                .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?,
-        ),
+        Some(path) => Box::new(super::output_file::create(path, args.input.as_deref())?),
         None => Box::new(io::stdout()),
     };
     let settings = Settings {

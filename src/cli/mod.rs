@@ -16,6 +16,7 @@ mod csv_line;
 mod input;
 mod limits;
 mod output;
+mod output_file;
 mod query;
 mod sample;
 mod search;
