@@ -5,8 +5,9 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 fn npuzzle(args: &[&str], data_dir: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
@@ -83,6 +84,55 @@ fn batch_refuses_an_output_file_that_is_its_input_by_any_name() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let answers = std::fs::read_to_string(&answers).unwrap();
     assert_eq!(answers.lines().count(), 1001);
+}
+
+// ---- 5. a reader that goes away ----
+
+/// Runs `child` with stdout piped, reads one line of it, closes the pipe and waits.
+fn read_one_line_then_close(mut child: Child) -> Output {
+    let stdout = child.stdout.take().expect("piped");
+    let mut reader = BufReader::new(stdout);
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert!(!first.is_empty(), "some output before the pipe closes");
+    drop(reader);
+    child.wait_with_output().unwrap()
+}
+
+/// Regression: `npuzzle batch ... | head -1` exited 0 even on input that exits 1 when run in
+/// full, so `set -o pipefail` scripts passed wrong answers. Now it ends as `cat` does there:
+/// status 141 (128 + SIGPIPE), nothing said.
+#[test]
+fn a_reader_that_goes_away_is_no_success_and_nothing_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    // The table first, so that its note ("built table ...") is not on stderr.
+    let build = npuzzle(&["build"], dir.path()).output().unwrap();
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    let lines = 200_000;
+    let batch_input = dir.path().join("batch.txt");
+    // A failing line at the end: run in full, the exit code would be 1.
+    std::fs::write(&batch_input, "867254301\n".repeat(lines) + "12345678\n").unwrap();
+    let verify_input = dir.path().join("verify.csv");
+    std::fs::write(
+        &verify_input,
+        "start,moves\n".to_string() + &"123456708,R\n".repeat(lines) + "123456708,L\n",
+    )
+    .unwrap();
+    for args in [
+        vec!["batch", batch_input.to_str().unwrap()],
+        vec!["batch", batch_input.to_str().unwrap(), "-f", "jsonl"],
+        vec!["verify", "-f", "jsonl", verify_input.to_str().unwrap()],
+    ] {
+        let child = npuzzle(&args, dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = read_one_line_then_close(child);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
 }
 
 // ---- 6. `--threads` ----
