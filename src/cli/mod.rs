@@ -17,6 +17,7 @@ mod context;
 mod csv_line;
 mod input;
 mod limits;
+mod lines;
 mod output;
 mod output_file;
 mod query;
