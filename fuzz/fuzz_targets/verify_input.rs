@@ -8,11 +8,14 @@ use std::io::Cursor;
 use libfuzzer_sys::fuzz_target;
 
 // The reader lives in the binary. It is compiled into this target as it is, with its sibling
-// `csv_line`; the two items it takes from the rest of the CLI (`Failure` and
-// `input::state_error`) are stood in for below with the same signatures.
+// `csv_line` and `lines`; the items it takes from the rest of the CLI (`Failure`,
+// `input::state_error` and `input::shorten`) are stood in for below with the same signatures.
 #[path = "../../src/cli/csv_line.rs"]
 #[allow(dead_code)]
 mod csv_line;
+#[path = "../../src/cli/lines.rs"]
+#[allow(dead_code)]
+mod lines;
 #[path = "../../src/cli/verify_input.rs"]
 #[allow(dead_code)]
 mod verify_input;
@@ -33,6 +36,10 @@ impl Failure {
 mod input {
     pub fn state_error(what: &str, text: &str, error: &npuzzle::ParseStateError) -> String {
         format!("invalid {what} `{text}`: {error}")
+    }
+
+    pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+        std::borrow::Cow::Borrowed(text)
     }
 }
 

@@ -10,7 +10,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// States are written row-major with 0, _ or . as the blank: 123456780, "1 2 3 4 5 6 7 8 0",
 /// 1,2,3,4,5,6,7,8,0 or 123/456/780. Moves name the direction the blank moves: U D L R.
 /// Exit codes: 0 ok, 1 a negative answer (unsolvable, wrong solutions, failed lines),
-/// 2 malformed input or usage.
+/// 2 malformed input or usage, 141 the reader of the output went away before it was complete
+/// (`| head`; silently, as `cat` ends there).
 #[derive(Parser, Debug)]
 #[command(name = "npuzzle", version, about, long_about)]
 pub struct Cli {
@@ -92,8 +93,9 @@ pub struct BuildArgs {
     #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
 
-    /// Worker threads for the generator [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Worker threads for the generator [default: all cores; at most 4 per core, at least 64,
+    /// at most 1024]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
 }
 
@@ -278,8 +280,8 @@ pub struct BatchArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Worker threads [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Worker threads [default: all cores; at most 4 per core, at least 64, at most 1024]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
 
     /// Per-line limit for boards without an exact table (answered by IDA* with linear

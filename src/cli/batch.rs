@@ -1,16 +1,17 @@
 //! `npuzzle batch`: many questions in, one answer row per question out, in input order.
 //!
 //! Data flow: the input is read a bounded block at a time (plain lines: [`BLOCK_BYTES`]; CSV or
-//! JSON lines: [`CHUNK_RECORDS`] records); a block is cut into pieces that rayon answers in
-//! parallel, each piece formatting its own rows into a byte buffer (`batch_rows::Sink`); the
-//! buffers are then written in order. Memory stays flat: one block in, one block of rows out.
+//! JSON lines: [`CHUNK_RECORDS`] records or about 8 MiB, whichever comes first); a line over
+//! 1 MiB is skipped unread and gets a row with the error. A block is cut into pieces that rayon
+//! answers in parallel, each piece formatting its own rows into a byte buffer
+//! (`batch_rows::Sink`); the buffers are then written in order. Memory stays flat: one block
+//! in, one block of rows out.
 //!
 //! Answers come from the answer layer ([`Oracle`]), shared by the workers: a table where the
 //! board has one (opened, or built, the first time a question needs it), else a search within
 //! the per-line `--limit`.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -22,9 +23,12 @@ use npuzzle::{Board, How, NoAnswer, Oracle, State};
 use npuzzle::search::Limits;
 
 use super::args::{BatchArgs, BatchFormat};
-use super::batch_input::{self, InputForm, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS};
+use super::batch_input::{
+    self, Block, InputForm, LineBlocks, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS,
+};
 use super::batch_rows::{write_header, PieceDone, Sink};
-use super::input::{board_option, parse_state, state_error, unsolvable_reason};
+use super::input::{board_option, parse_state, shorten, state_error, unsolvable_reason};
+use super::lines;
 use super::{CommandResult, Context, Failure};
 
 /// Bytes of input per parallel piece: large enough to amortise scheduling, small enough to
@@ -35,9 +39,6 @@ const PIECE_RECORDS: usize = 4096;
 
 /// Answers every question of the input; exit code 1 when any line failed.
 pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
-    if args.threads == Some(0) {
-        return Err(Failure::usage("--threads must be at least 1"));
-    }
     let board = board_option(&args.goal)?;
     let goal = match args.goal.goal.as_deref() {
         Some(text) => Some(parse_state("goal", text, board)?),
@@ -45,10 +46,7 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
     };
     let source = batch_input::open(args.input.as_deref()).map_err(Failure::usage)?;
     let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path)
-                .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?,
-        ),
+        Some(path) => Box::new(super::output_file::create(path, args.input.as_deref())?),
         None => Box::new(io::stdout()),
     };
     let settings = Settings {
@@ -137,29 +135,18 @@ fn answer_all(
     let mut summary = Summary::default();
     if form == InputForm::Lines {
         let mut line = 0u64;
-        let mut consumed = 0u64;
-        loop {
-            let eof = batch_input::fill(&mut reader, &mut buf, BLOCK_BYTES).map_err(read_error)?
-                == 0
-                && buf.len() < BLOCK_BYTES;
-            let end = if eof {
-                buf.len()
-            } else {
-                match memchr::memrchr(b'\n', &buf) {
-                    Some(i) => i + 1,
-                    None => {
-                        // One line longer than a block: read on until it ends.
-                        let more = buf.len() + BLOCK_BYTES;
-                        if batch_input::fill(&mut reader, &mut buf, more).map_err(read_error)? == 0
-                        {
-                            buf.len()
-                        } else {
-                            continue;
-                        }
+        let mut blocks = LineBlocks::new(buf, reader);
+        while let Some(block) = blocks.next().map_err(read_error)? {
+            let block = match block {
+                Block::Lines(block) => block,
+                Block::Long(head) => {
+                    line += 1;
+                    if !lines::is_comment(head) {
+                        long_line_row(settings, line, head, out, &mut summary)?;
                     }
+                    continue;
                 }
             };
-            let block = &buf[..end];
             let pieces = batch_input::pieces(block, PIECE_BYTES);
             let counts: Vec<u64> = pieces
                 .par_iter()
@@ -180,13 +167,8 @@ fn answer_all(
                 .collect();
             answer_pieces(settings, &inputs, context, out, &mut summary)?;
             line += counts.iter().sum::<u64>();
-            consumed += end as u64;
-            progress.set_position(consumed);
+            progress.set_position(blocks.bytes);
             progress.set_message(format!("{} questions", summary.questions));
-            buf.drain(..end);
-            if eof && buf.is_empty() {
-                break;
-            }
         }
     } else {
         let mut records = RecordReader::new(form, buf, reader);
@@ -206,6 +188,30 @@ fn answer_all(
     }
     progress.finish_and_clear();
     Ok(summary)
+}
+
+/// The row of a plain line over the length limit (its first bytes echoed, like any failed
+/// line's start).
+fn long_line_row(
+    settings: &Settings,
+    line: u64,
+    head: &[u8],
+    out: &mut dyn Write,
+    summary: &mut Summary,
+) -> Result<(), Failure> {
+    let mut sink = Sink::new(settings.format, settings.solve, 256);
+    let goal = settings.goal.map(|g| g.to_string()).unwrap_or_default();
+    let message = format!("line {line}: {}", lines::too_long());
+    sink.failure(
+        line,
+        &shorten(&String::from_utf8_lossy(head)),
+        &goal,
+        &message,
+    );
+    let piece = sink.finish();
+    out.write_all(&piece.bytes)?;
+    summary.add(&piece);
+    Ok(())
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise (pipes stay quiet).

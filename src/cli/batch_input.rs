@@ -1,5 +1,7 @@
 //! `npuzzle batch` input: opening the source, recognising its form from the first line, and
-//! reading it in bounded blocks so memory stays flat whatever the input's size.
+//! reading it in bounded blocks so memory stays flat whatever the input's size. A line over
+//! [`MAX_LINE`] bytes is skipped without being kept and becomes that line's error
+//! (see `cli::lines`).
 //!
 //! Three forms, told apart by the first line that is neither blank nor a `#` comment:
 //! - a header naming a `start` column (and maybe `goal`): CSV, read with the csv crate;
@@ -7,19 +9,25 @@
 //! - anything else: one question per line, `START` or `START,GOAL`.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::io::{self, BufReader, Cursor, Read};
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::csv_line::LineCsv;
+use super::input::shorten;
+use super::lines::{self, LONG_LINE_PREFIX, MAX_LINE};
 
-/// Bytes read per block of plain lines: about 100,000 short lines, a few MiB of output.
-pub const BLOCK_BYTES: usize = 1 << 20;
+/// Bytes read per block of plain lines: about 100,000 short lines, a few MiB of output. One
+/// more than the longest line, so a block without a newline holds a line over the limit.
+pub const BLOCK_BYTES: usize = MAX_LINE + 1;
 /// The UTF-8 byte-order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-/// Records read per chunk of CSV or JSON lines.
+/// Records read per chunk of CSV or JSON lines, at most.
 pub const CHUNK_RECORDS: usize = 1 << 16;
+/// Input bytes read per chunk of CSV or JSON lines, about: a chunk ends at the first line that
+/// reaches it, so long lines cannot make a chunk hold gigabytes.
+pub const CHUNK_BYTES: u64 = 8 << 20;
 
 /// How the questions are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +88,10 @@ pub fn is_skipped(line: &[u8]) -> bool {
 }
 
 /// Reads from `reader` until `buf` holds a complete first question line (or the input ends),
-/// and tells the input's form from it. What was read stays in `buf`.
+/// and tells the input's form from it. What was read stays in `buf`, except the rest of a `#`
+/// comment over [`MAX_LINE`] bytes, which is left as `#`. A first question line over the
+/// limit is left unfinished in `buf` (at most [`MAX_LINE`] + [`BLOCK_BYTES`] bytes), for the
+/// reader of its form to skip: it is JSON lines when it starts with `{`, else plain lines.
 ///
 /// # Errors
 /// Read errors.
@@ -98,6 +109,22 @@ pub fn detect(reader: &mut dyn Read, buf: &mut Vec<u8>) -> io::Result<InputForm>
             if !is_skipped(line) {
                 return Ok(form_of(line));
             }
+        }
+        if buf.len() - scanned > MAX_LINE {
+            // An unfinished line over the limit.
+            if !lines::is_comment(&buf[scanned..]) {
+                let head = &buf[scanned..buf.len().min(scanned + LONG_LINE_PREFIX)];
+                return Ok(if head.trim_ascii_start().starts_with(b"{") {
+                    InputForm::Jsonl
+                } else {
+                    InputForm::Lines
+                });
+            }
+            // A comment: keep `#` (so line numbers stay right), drop the rest.
+            buf.truncate(scanned);
+            buf.extend_from_slice(b"#\n");
+            skip_line(reader, buf)?;
+            continue;
         }
         if fill(reader, buf, buf.len() + BLOCK_BYTES)? == 0 {
             let line = buf[scanned..].trim_ascii();
@@ -165,6 +192,100 @@ pub fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, target: usize) -> io::Resu
         }
     }
     Ok(buf.len() - before)
+}
+
+/// Reads and drops the rest of a line, scanning each byte once; what follows its newline is
+/// appended to `buf`. Returns the bytes dropped, newline included.
+///
+/// # Errors
+/// Read errors other than interruptions.
+fn skip_line(reader: &mut dyn Read, buf: &mut Vec<u8>) -> io::Result<u64> {
+    let at = buf.len();
+    let mut dropped = 0;
+    loop {
+        if fill(reader, buf, at + BLOCK_BYTES)? == 0 {
+            return Ok(dropped);
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[at..]) {
+            buf.drain(at..at + i + 1);
+            return Ok(dropped + i as u64 + 1);
+        }
+        dropped += (buf.len() - at) as u64;
+        buf.truncate(at);
+    }
+}
+
+/// Plain lines, read a block at a time: each block ends at a newline (or the input's end),
+/// and a line over [`MAX_LINE`] bytes comes alone, as its first bytes.
+pub struct LineBlocks {
+    reader: Box<dyn Read + Send>,
+    buf: Vec<u8>,
+    /// Bytes at the front of `buf` handed out by the last call, dropped by the next.
+    used: usize,
+    /// Input bytes consumed so far (for progress).
+    pub bytes: u64,
+}
+
+/// What [`LineBlocks::next`] gives.
+pub enum Block<'a> {
+    /// Complete lines of at most [`MAX_LINE`] bytes each (the last one may lack its newline
+    /// at the end of the input).
+    Lines(&'a [u8]),
+    /// One line over [`MAX_LINE`] bytes: its first [`LONG_LINE_PREFIX`] bytes; the rest was
+    /// read and dropped.
+    Long(&'a [u8]),
+}
+
+impl LineBlocks {
+    /// A reader of plain lines over what `detect` read (`head`), then the rest of `reader`.
+    pub fn new(head: Vec<u8>, reader: Box<dyn Read + Send>) -> LineBlocks {
+        LineBlocks {
+            reader,
+            buf: head,
+            used: 0,
+            bytes: 0,
+        }
+    }
+
+    /// The next block, or `None` at the end of the input.
+    ///
+    /// # Errors
+    /// Read errors.
+    pub fn next(&mut self) -> io::Result<Option<Block<'_>>> {
+        self.buf.drain(..self.used);
+        fill(&mut *self.reader, &mut self.buf, BLOCK_BYTES)?;
+        if self.buf.is_empty() {
+            self.used = 0;
+            return Ok(None);
+        }
+        // Only the first BLOCK_BYTES are looked at: any line that ends among them is short
+        // enough. (`buf` may hold more, from `detect`.)
+        let window = self.buf.len().min(BLOCK_BYTES);
+        if let Some(i) = memchr::memrchr(b'\n', &self.buf[..window]) {
+            self.used = i + 1;
+        } else if self.buf.len() <= MAX_LINE {
+            // The input ended within a last line without a newline (`fill` reached the end).
+            self.used = self.buf.len();
+        } else {
+            // No newline in BLOCK_BYTES: a line over the limit. Keep its head, drop the rest.
+            match memchr::memchr(b'\n', &self.buf[window..]) {
+                Some(i) => {
+                    self.bytes += (window + i + 1 - LONG_LINE_PREFIX) as u64;
+                    self.buf.drain(LONG_LINE_PREFIX..window + i + 1);
+                }
+                None => {
+                    self.bytes += (self.buf.len() - LONG_LINE_PREFIX) as u64;
+                    self.buf.truncate(LONG_LINE_PREFIX);
+                    self.bytes += skip_line(&mut *self.reader, &mut self.buf)?;
+                }
+            }
+            self.used = LONG_LINE_PREFIX;
+            self.bytes += LONG_LINE_PREFIX as u64;
+            return Ok(Some(Block::Long(&self.buf[..LONG_LINE_PREFIX])));
+        }
+        self.bytes += self.used as u64;
+        Ok(Some(Block::Lines(&self.buf[..self.used])))
+    }
 }
 
 /// Splits `block` into pieces of about `piece_bytes`, each ending at a newline (the last one
@@ -246,13 +367,15 @@ impl RecordReader {
         }
     }
 
-    /// Reads up to `max` records into `out` (cleared first); an empty `out` means the end.
+    /// Reads up to `max` records into `out` (cleared first), stopping early after about
+    /// [`CHUNK_BYTES`] of input; an empty `out` means the end.
     ///
     /// # Errors
     /// Read errors of the underlying input (a malformed record is a [`Record`] with an error).
     pub fn read_chunk(&mut self, out: &mut Vec<Record>, max: usize) -> io::Result<()> {
         out.clear();
-        while out.len() < max {
+        let until = self.bytes + CHUNK_BYTES;
+        while out.len() < max && self.bytes < until {
             match self.next_record()? {
                 Some(record) => out.push(record),
                 None => break,
@@ -264,13 +387,24 @@ impl RecordReader {
     fn next_record(&mut self) -> io::Result<Option<Record>> {
         loop {
             self.buf.clear();
-            let n = self.reader.read_until(b'\n', &mut self.buf)?;
-            if n == 0 {
+            let read = lines::read_line(&mut self.reader, &mut self.buf)?;
+            if read.consumed == 0 {
                 return Ok(None);
             }
-            self.bytes += n as u64;
+            self.bytes += read.consumed;
             self.line += 1;
             let line = self.line;
+            if read.long {
+                if lines::is_comment(&self.buf) {
+                    continue;
+                }
+                let raw = shorten(&String::from_utf8_lossy(&self.buf)).into_owned();
+                let why = format!("line {line}: {}", lines::too_long());
+                return Ok(Some(Record {
+                    line,
+                    fields: Err((raw, why)),
+                }));
+            }
             let text = self.buf.trim_ascii();
             if is_skipped(text) {
                 continue;

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use npuzzle::State;
 
 use super::args::BatchFormat;
-use super::input::shorten;
+use super::input::{escape_controls, shorten};
 use super::output::BatchRow;
 
 /// Writes the CSV header (`start,goal,distance[,moves],error`); JSON lines have none.
@@ -124,15 +124,18 @@ impl Sink {
     /// Writes the row of a failed question, with its error.
     pub fn failure(&mut self, line: u64, start: &str, goal: &str, error: &str) {
         // A field longer than any state is echoed in part, so one absurd line cannot flood
-        // the output; ordinary malformed input is echoed as it was written.
+        // the output; ordinary malformed input is echoed as it was written, except its
+        // control characters, escaped (`\x1b`) like the error's, so that a row shown on a
+        // terminal cannot steer it.
         let clip = |text: &str| {
             if text.len() > npuzzle::state::MAX_STATE_TEXT {
-                shorten(text).into_owned()
+                escape_controls(&shorten(text)).into_owned()
             } else {
-                text.to_string()
+                escape_controls(text).into_owned()
             }
         };
         let (start, goal) = (&*clip(start), &*clip(goal));
+        let error = &*escape_controls(error);
         self.questions += 1;
         self.failed += 1;
         self.first_failure.get_or_insert(line);

@@ -31,9 +31,6 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };
-    if args.threads == Some(0) {
-        return Err(Failure::usage("--threads must be at least 1"));
-    }
     let build_one = |goal: &State, options: BuildOptions| {
         let began = Instant::now();
         let table = Table::build(goal, options);

@@ -39,6 +39,32 @@ pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` with its control characters written as escapes (`\x1b`, `\r`, `\n`, `\0`,
+/// `\u{9b}`; also the bidirectional overrides, `\u{202e}`), so that input quoted in a message
+/// or an error column can neither steer a terminal nor break the line. Tabs, backslashes and
+/// every printable character stay as they are.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    fn escaped(c: char) -> bool {
+        (c.is_control() && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+    if !text.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            c if !escaped(c) => out.push(c),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_ascii() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Reads the start and the goal: the board is `--size`, else the start's own; the goal
 /// defaults to the board's default goal.
 pub fn start_and_goal(start: &str, goal: &GoalArgs) -> Result<(State, State), Failure> {
@@ -78,4 +104,18 @@ pub fn unsolvable_reason(start: &State, goal: &State) -> String {
         parity(start.parity_class()),
         parity(goal.parity_class()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(escape_controls("12\t3 é\\x"), "12\t3 é\\x");
+        assert_eq!(
+            escape_controls("\u{1b}[31m\r\n\0\u{7f}\u{9b}\u{202e}"),
+            "\\x1b[31m\\r\\n\\0\\x7f\\u{9b}\\u{202e}"
+        );
+    }
 }

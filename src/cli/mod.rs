@@ -1,7 +1,9 @@
 //! The command line: arguments, the shared context, and the mapping of outcomes to exit codes.
 //!
 //! Exit codes: 0 ok; 1 a valid question with a negative answer (unsolvable pair, wrong
-//! solutions found, failed batch lines); 2 malformed input, usage, or unreadable files.
+//! solutions found, failed batch lines); 2 malformed input, usage, or unreadable files; 141
+//! ([`CLOSED_PIPE`]) when the reader of stdout went away before the output was complete
+//! (`npuzzle batch ... | head`), silently, as `cat` ends there (killed by SIGPIPE: 128 + 13).
 //! Data goes to stdout, messages (one line each, prefixed `npuzzle: `) to stderr.
 
 mod args;
@@ -15,12 +17,15 @@ mod context;
 mod csv_line;
 mod input;
 mod limits;
+mod lines;
 mod output;
+mod output_file;
 mod query;
 mod sample;
 mod search;
 mod stats;
 mod stats_plot;
+mod threads;
 mod verify;
 mod verify_input;
 mod verify_report;
@@ -36,7 +41,8 @@ pub use context::Context;
 /// Why a command did not end with exit code 0.
 #[derive(Debug)]
 pub struct Failure {
-    /// The exit code: 1 for a negative answer, 2 for bad input or usage.
+    /// The exit code: 1 for a negative answer, 2 for bad input or usage, [`CLOSED_PIPE`] when
+    /// stdout's reader went away.
     pub code: u8,
     /// The one-line message for stderr, if any.
     pub message: Option<String>,
@@ -68,12 +74,17 @@ impl Failure {
     }
 }
 
+/// The exit code when stdout's reader went away: what a shell reports for `cat` killed by
+/// SIGPIPE (128 + 13). Rust ignores SIGPIPE, so writes fail with `BrokenPipe` instead; the
+/// output was cut off, which is no success (`set -o pipefail` must see it), but the reader
+/// chose it, so nothing is said.
+pub const CLOSED_PIPE: u8 = 141;
+
 impl From<io::Error> for Failure {
     fn from(error: io::Error) -> Failure {
         if error.kind() == io::ErrorKind::BrokenPipe {
-            // The reader went away (`npuzzle ... | head`): not a failure of ours.
             Failure {
-                code: 0,
+                code: CLOSED_PIPE,
                 message: None,
             }
         } else {
@@ -96,7 +107,8 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             if let Some(message) = failure.message {
-                eprintln!("npuzzle: {message}");
+                // Messages quote input: its control characters never reach the terminal raw.
+                eprintln!("npuzzle: {}", input::escape_controls(&message));
             }
             ExitCode::from(failure.code)
         }
@@ -138,7 +150,11 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     .map(|l| format!(" {l}"))
                     .unwrap_or_default()
             };
-            eprintln!("npuzzle: {first}{more} (see `npuzzle --help`)");
+            let line = format!("{first}{more}");
+            eprintln!(
+                "npuzzle: {} (see `npuzzle --help`)",
+                input::escape_controls(&line)
+            );
             ExitCode::from(2)
         }
     }

@@ -11,6 +11,9 @@
 //! string (`""` is zero moves) or a list of strings, `path` a list of states (or one string in
 //! the CSV form), `length` a number or a string of digits, `unsolvable` a boolean or a string.
 //! In CSV, zero moves are written `-`.
+//!
+//! A line over 1 MiB ([`MAX_LINE`]) is `malformed` without being kept: only its first bytes
+//! are, to tell a `#` comment (skipped whatever its length).
 
 use std::borrow::Cow;
 use std::io::{BufRead, Cursor, Read};
@@ -22,12 +25,16 @@ use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
 use npuzzle::{Board, State};
 
 use super::csv_line::LineCsv;
-use super::input::state_error;
+use super::input::{shorten, state_error};
+use super::lines::{self, MAX_LINE};
 use super::Failure;
 
-/// Lines read and judged together: large enough to keep both cores busy, small enough that
-/// memory stays flat whatever the input size.
+/// Lines read and judged together, at most: large enough to keep both cores busy, small enough
+/// that memory stays flat whatever the input size.
 pub const CHUNK_LINES: usize = 16 * 1024;
+/// Bytes of line text a chunk holds, about: a chunk ends at the first line that reaches it, so
+/// long lines cannot make it hold gigabytes (16,384 lines of 1 MiB would be 16 GiB).
+pub const CHUNK_BYTES: usize = 8 << 20;
 
 /// The defaults for fields a line leaves out, from the command line.
 pub struct Defaults {
@@ -97,8 +104,9 @@ impl Columns {
 #[derive(Default)]
 pub struct Chunk {
     text: Vec<u8>,
-    /// `(physical line number, start, end)` of each answer line in `text`.
-    lines: Vec<(u64, usize, usize)>,
+    /// `(physical line number, start, end, over the limit)` of each answer line in `text`; a
+    /// line over the limit has only its first bytes there.
+    lines: Vec<(u64, usize, usize, bool)>,
 }
 
 /// The opened input, positioned after the CSV header (if any).
@@ -139,11 +147,14 @@ impl Source {
     pub fn open(mut input: Box<dyn BufRead + Send>, name: &str) -> Result<Option<Source>, Failure> {
         let mut prefix = Vec::new();
         let mut lines = 0;
+        let read_error = |e: std::io::Error| Failure::usage(format!("cannot read {name}: {e}"));
         let first = loop {
             let at = prefix.len();
-            let read = input
+            // At most MAX_LINE + 1 bytes: a longer line stays unfinished, its rest unread.
+            let read = (&mut input)
+                .take(MAX_LINE as u64 + 1)
                 .read_until(b'\n', &mut prefix)
-                .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
+                .map_err(read_error)?;
             if read == 0 {
                 return Ok(None);
             }
@@ -153,6 +164,27 @@ impl Source {
                 prefix.drain(..UTF8_BOM.len());
             }
             let line = &prefix[at..];
+            if read > MAX_LINE && !line.ends_with(b"\n") {
+                if lines::is_comment(line) {
+                    // Keep `#` (line numbers stay right) and drop the rest of the comment.
+                    prefix.truncate(at);
+                    prefix.extend_from_slice(b"#\n");
+                    let mut rest = Vec::new();
+                    lines::read_line(&mut input, &mut rest).map_err(read_error)?;
+                    continue;
+                }
+                if line.trim_ascii_start().starts_with(b"{") {
+                    // JSON lines, the first one over the limit: the reader of the chunks
+                    // reads it again, with its rest, and reports it.
+                    return Ok(Some(Source::Jsonl {
+                        reader: Box::new(Cursor::new(prefix).chain(input)),
+                        line: 0,
+                    }));
+                }
+                return Err(Failure::usage(format!(
+                    "{name}: the first line is longer than 1 MiB ({MAX_LINE} bytes): neither a JSON object nor a CSV header"
+                )));
+            }
             if !is_skipped(line) {
                 break line.trim_ascii().to_vec();
             }
@@ -167,10 +199,7 @@ impl Source {
         let mut header = csv::ByteRecord::new();
         LineCsv::default().read(&first, &mut header);
         let columns = Columns::from_header(&header);
-        let shown = String::from_utf8_lossy(&first)
-            .chars()
-            .take(60)
-            .collect::<String>();
+        let shown = shorten(&String::from_utf8_lossy(&first)).into_owned();
         if columns.start.is_none() {
             return Err(Failure::usage(format!(
                 "{name}: the first line `{shown}` is neither a JSON object nor a CSV header naming a `start` column"
@@ -196,20 +225,25 @@ impl Source {
         let (Source::Csv { reader, line, .. } | Source::Jsonl { reader, line }) = self;
         chunk.text.clear();
         chunk.lines.clear();
-        while chunk.lines.len() < CHUNK_LINES {
+        while chunk.lines.len() < CHUNK_LINES && chunk.text.len() < CHUNK_BYTES {
             let at = chunk.text.len();
-            let read = reader
-                .read_until(b'\n', &mut chunk.text)
+            let read = lines::read_line(reader, &mut chunk.text)
                 .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
-            if read == 0 {
+            if read.consumed == 0 {
                 break;
             }
             *line += 1;
-            if is_skipped(&chunk.text[at..]) {
+            let text = &chunk.text[at..];
+            let skipped = if read.long {
+                lines::is_comment(text)
+            } else {
+                is_skipped(text)
+            };
+            if skipped {
                 chunk.text.truncate(at);
                 continue;
             }
-            chunk.lines.push((*line, at, chunk.text.len()));
+            chunk.lines.push((*line, at, chunk.text.len(), read.long));
         }
         Ok(chunk.lines.len())
     }
@@ -228,7 +262,10 @@ impl Source {
                             csv::ByteRecord::new(),
                         )
                     },
-                    |(cache, parser, record), &(number, from, to)| {
+                    |(cache, parser, record), &(number, from, to, long)| {
+                        if long {
+                            return too_long(number);
+                        }
                         parser.read(chunk.text[from..to].trim_ascii(), record);
                         csv_line(record, number, columns, defaults, cache)
                     },
@@ -237,11 +274,24 @@ impl Source {
             Source::Jsonl { .. } => chunk
                 .lines
                 .par_iter()
-                .map_init(GoalCache::default, |cache, &(number, from, to)| {
+                .map_init(GoalCache::default, |cache, &(number, from, to, long)| {
+                    if long {
+                        return too_long(number);
+                    }
                     json_line(number, &chunk.text[from..to], defaults, cache)
                 })
                 .collect(),
         }
+    }
+}
+
+/// A line over the length limit: malformed, unread.
+fn too_long(number: u64) -> Line {
+    let why = lines::too_long();
+    Line {
+        number,
+        pair: Err(why.clone()),
+        claim: Err(why),
     }
 }
 
@@ -359,7 +409,12 @@ fn json_claim<'a>(answer: &'a JsonAnswer<'_>) -> Result<ClaimText<'a>, String> {
                 .map_err(|()| "`moves` must be a string or a list of strings".to_string())?
                 .join(" "),
         )),
-        Some(other) => return Err(format!("`moves` must be a string, found {other}")),
+        Some(other) => {
+            return Err(format!(
+                "`moves` must be a string, found {}",
+                shorten(&other.to_string())
+            ))
+        }
     };
     let path = match &answer.path {
         None => None,
@@ -371,19 +426,34 @@ fn json_claim<'a>(answer: &'a JsonAnswer<'_>) -> Result<ClaimText<'a>, String> {
                 .collect::<Result<_, ()>>()
                 .map_err(|()| "`path` must be a list of states written as strings".to_string())?,
         )),
-        Some(other) => return Err(format!("`path` must be a list of strings, found {other}")),
+        Some(other) => {
+            return Err(format!(
+                "`path` must be a list of strings, found {}",
+                shorten(&other.to_string())
+            ))
+        }
     };
     let length = match &answer.length {
         None => None,
         Some(Value::Number(n)) => Some(Cow::Owned(n.to_string())),
         Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
-        Some(other) => return Err(format!("`length` must be a number, found {other}")),
+        Some(other) => {
+            return Err(format!(
+                "`length` must be a number, found {}",
+                shorten(&other.to_string())
+            ))
+        }
     };
     let unsolvable = match &answer.unsolvable {
         None => None,
         Some(Value::Bool(flag)) => Some(Cow::Borrowed(if *flag { "true" } else { "false" })),
         Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
-        Some(other) => return Err(format!("`unsolvable` must be true or false, found {other}")),
+        Some(other) => {
+            return Err(format!(
+                "`unsolvable` must be true or false, found {}",
+                shorten(&other.to_string())
+            ))
+        }
     };
     Ok(ClaimText {
         moves,
@@ -465,7 +535,11 @@ fn read_claim(text: ClaimText<'_>, pair: &Result<(State, State), String>) -> Res
                 .enumerate()
                 .map(|(i, s)| {
                     State::parse(s, Some(start.board())).map_err(|e| {
-                        format!("invalid path: state {} of the path (`{s}`): {e}", i + 1)
+                        format!(
+                            "invalid path: state {} of the path (`{}`): {e}",
+                            i + 1,
+                            shorten(s)
+                        )
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?,

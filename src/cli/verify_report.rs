@@ -12,6 +12,7 @@ use npuzzle::verify::{Policy, Verdict, VerdictKind};
 use npuzzle::State;
 
 use super::args::VerifyFormat;
+use super::input::escape_controls;
 use super::CommandResult;
 use super::Failure;
 
@@ -84,7 +85,10 @@ impl OutcomeJson {
                 Claimed::Unsolvable => Some(NumberOrWord::Word("unsolvable")),
                 Claimed::Moves(n) => Some(NumberOrWord::Number(n)),
             },
-            detail: outcome.verdict.detail(),
+            detail: outcome
+                .verdict
+                .detail()
+                .map(|d| escape_controls(&d).into_owned()),
             step: match outcome.verdict {
                 Verdict::IllegalMove { step, .. } => Some(step),
                 _ => None,
@@ -167,7 +171,7 @@ impl<W: Write> Report<W> {
             Worst {
                 severity,
                 line: outcome.line,
-                text: describe(outcome),
+                text: escape_controls(&describe(outcome)).into_owned(),
             },
         );
         self.worst.truncate(self.keep_worst);

@@ -1,0 +1,50 @@
+//! `--threads N` (batch, build): at least 1 and at most [`max_threads`], checked while the
+//! arguments are parsed, so that a slip (`--threads 20000`) is a usage error instead of minutes
+//! spent starting threads that have nothing to do.
+
+/// The most worker threads `--threads` accepts: four per core, at least 64, at most 1024.
+/// More than the cores never speeds anything up; the slack is for experiments.
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    cores.saturating_mul(4).clamp(64, 1024)
+}
+
+/// Reads a `--threads` value (a clap `value_parser`).
+///
+/// # Errors
+/// Not a number, 0, or more than [`max_threads`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let threads: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a whole number of threads".to_string())?;
+    let max = max_threads();
+    if threads == 0 {
+        Err("--threads must be at least 1".to_string())
+    } else if threads > max {
+        Err(format!(
+            "{threads} threads are more than the limit of {max} on this machine (4 per core, at least 64, at most 1024)"
+        ))
+    } else {
+        Ok(threads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_four_per_core_between_64_and_1024() {
+        let max = max_threads();
+        assert!((64..=1024).contains(&max));
+        assert_eq!(parse_threads("1"), Ok(1));
+        assert_eq!(parse_threads(&max.to_string()), Ok(max));
+        assert!(parse_threads(&(max + 1).to_string())
+            .unwrap_err()
+            .contains(&format!("limit of {max}")));
+        assert!(parse_threads("0").is_err());
+        assert!(parse_threads("-3").is_err());
+        assert!(parse_threads("lots").is_err());
+    }
+}
