@@ -96,6 +96,12 @@ impl Board {
         self.width() * self.height()
     }
 
+    /// Whether every tile is one digit (at most 10 cells), so that a state can be written one
+    /// character per cell, as in `123456780`.
+    pub fn has_single_digit_tiles(self) -> bool {
+        self.cells() <= 10
+    }
+
     /// The cell the blank reaches from `cell` by `mv`, or `None` at the edge.
     #[inline]
     pub fn step(self, cell: usize, mv: Move) -> Option<usize> {

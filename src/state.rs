@@ -575,7 +575,7 @@ impl fmt::Display for State {
     /// Writes the form [`State::parse`] reads back: `123456780` on boards of at most ten
     /// cells, tiles separated by spaces beyond; rows are separated by `/` on non-square boards.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let compact = self.board.cells() <= 10;
+        let compact = self.board.has_single_digit_tiles();
         let square = self.board.width() == self.board.height();
         for (i, &tile) in self.cells().iter().enumerate() {
             if i > 0 {

@@ -187,7 +187,7 @@ fn write_json(buf: &mut Vec<u8>, row: &BatchRow) {
 fn write_state(state: &State, out: &mut Vec<u8>) {
     out.clear();
     let board = state.board();
-    if board.cells() <= 10 && board.width() == board.height() {
+    if board.has_single_digit_tiles() && board.width() == board.height() {
         out.extend(state.cells().iter().map(|&t| b'0' + t));
     } else {
         // Writing to a Vec cannot fail.
