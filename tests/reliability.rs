@@ -1,5 +1,7 @@
 //! Reliability of the table files under races and in awkward places.
 
+mod unprivileged;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -305,27 +307,6 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
     }
 }
 
-/// A command for `binary` that file modes bind: as it is for an ordinary user; for root (whom
-/// modes do not stop) through `setpriv` as the unprivileged `nobody` (65534). Fails loudly
-/// when root has no `setpriv`: a skipped check would look like a passing one.
-fn unprivileged(binary: &Path) -> Command {
-    use std::os::unix::fs::MetadataExt;
-    let is_root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
-    if !is_root {
-        return Command::new(binary);
-    }
-    let setpriv = Command::new("setpriv").arg("--version").output();
-    assert!(
-        setpriv.is_ok_and(|o| o.status.success()),
-        "running as root, this test needs `setpriv` (util-linux) to drop privileges; .ci/run installs it"
-    );
-    let mut command = Command::new("setpriv");
-    command
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(binary);
-    command
-}
-
 #[test]
 fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answer() {
     use std::os::unix::fs::PermissionsExt;
@@ -335,12 +316,9 @@ fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answe
     // Everything the unprivileged user runs or reads lives in one open directory, the binary
     // included (the checkout may sit where that user cannot reach).
     let temp = tempfile::tempdir().unwrap();
-    mode(temp.path(), 0o755);
-    let binary = temp.path().join("npuzzle");
-    std::fs::copy(env!("CARGO_BIN_EXE_npuzzle"), &binary).unwrap();
-    mode(&binary, 0o755);
+    let binary = unprivileged::binary_in(temp.path());
     let run = |args: &[&str], data_dir: &Path| {
-        unprivileged(&binary)
+        unprivileged::unprivileged(&binary)
             .args(args)
             .arg("--data-dir")
             .arg(data_dir)
@@ -349,8 +327,12 @@ fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answe
             .unwrap()
     };
 
+    // The unprivileged user's own directories (a directory of another user is not trusted at
+    // all: see tests/trust_model.rs): for root's run, handed to `nobody`.
+    let give_away = unprivileged::give_to_unprivileged;
     let read_only = temp.path().join("read-only");
     std::fs::create_dir(&read_only).unwrap();
+    give_away(&read_only);
     mode(&read_only, 0o555);
     // The answer still comes, from a table in memory, with one line saying why.
     let answers_from_memory = |data_dir: &Path| {
@@ -368,11 +350,12 @@ fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answe
 
     let open = temp.path().join("open");
     std::fs::create_dir(&open).unwrap();
-    mode(&open, 0o777);
+    mode(&open, 0o755);
     let built = npuzzle(&open, &["build"]).output().unwrap();
     assert_eq!(built.status.code(), Some(0));
     let table = table_path(&open);
     mode(&table, 0o000);
+    give_away(&open);
     let out = run(&["check", table.to_str().unwrap()], &open);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

@@ -426,7 +426,9 @@ impl Oracle {
             let method = Method::Table {
                 goal: *table.goal(),
             };
-            let value = self.read(table, table.distance_to(start, goal))?;
+            // Checked against the neighbours' entries: four more reads, and an entry edited
+            // behind valid checksums is refused rather than answered.
+            let value = self.read(table, table.distance_to_checked(start, goal))?;
             return Ok(Answer::of(value.ok_or(NoAnswer::Unsolvable), method));
         }
         if let Choice::Search(algorithm) = how.choice {
@@ -547,7 +549,7 @@ impl Oracle {
             return Ok(Answer::of(Ok(judged(None)), Method::Reasoning));
         }
         if let Some(table) = self.table_for(goal, how)? {
-            let exact = self.read(table, table.distance_to(start, goal))?;
+            let exact = self.read(table, table.distance_to_checked(start, goal))?;
             let method = Method::Table {
                 goal: *table.goal(),
             };

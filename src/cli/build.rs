@@ -31,6 +31,10 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };
+    // Refused before anything is built: a directory another user owns or may write is not
+    // where tables go.
+    let dir = context.data_dir()?;
+    file::check_data_dir(dir).map_err(|e| Failure::usage(e.to_string()))?;
     let build_one = |goal: &State, options: BuildOptions| {
         let began = Instant::now();
         let table = Table::build(goal, options);
@@ -66,7 +70,12 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let mut lines = Vec::with_capacity(goals.len());
     for (goal, (table, elapsed)) in goals.iter().zip(built) {
         let table = table.map_err(|e| Failure::usage(e.to_string()))?;
-        let path = context.data_dir().join(file::file_name(goal));
+        // A build checks its own output deeply before saving it: every entry against its
+        // neighbours, not only the checksums it has just computed itself.
+        table
+            .verify_deep()
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        let path = dir.join(file::file_name(goal));
         file::write_atomic(&path, table.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
         lines.push(format!(
             "{}\t{} bytes\tbuilt in {:.2} ms\tgoal {}\tmax depth {}",

@@ -35,7 +35,7 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         None => {
             let goal = goal.unwrap_or_else(|| State::goal(DEFAULT_BOARD));
             let canonical = State::canonical_goal(goal.board(), goal.blank());
-            context.data_dir().join(file::file_name(&canonical))
+            context.data_dir()?.join(file::file_name(&canonical))
         }
     };
     let table = file::open(&path).map_err(|error| match error {

@@ -1,21 +1,25 @@
 //! What every command shares: the data directory and the answer layer over it.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use npuzzle::answer::{AnswerError, DataDir, Oracle, SourceEvent};
-use npuzzle::table::file::{self, Notice};
-use npuzzle::{Board, TableError};
+use npuzzle::answer::{
+    AnswerError, BuildInMemory, DataDir, Oracle, SourceError, SourceEvent, TableSource,
+};
+use npuzzle::table::file::{Notice, TableBytes};
+use npuzzle::{Board, State, Table, TableError};
 
 use super::{Cli, Failure};
 
 /// The data directory and the [`Oracle`] that opens (or builds) tables in it.
 pub struct Context {
-    data_dir: PathBuf,
+    /// The data directory, or why there is none.
+    data_dir: Result<PathBuf, String>,
     oracle: Oracle,
 }
 
@@ -34,17 +38,27 @@ impl Context {
                     .map(PathBuf::from)
                     .filter(given)
             })
-            .unwrap_or_else(file::default_data_dir);
+            .map_or_else(default_data_dir, Ok);
         let progress = BuildProgress::default();
-        let oracle = Oracle::new(
-            DataDir::new(data_dir.clone()).on_event(move |event| progress.report(event)),
-        );
+        let oracle = match &data_dir {
+            Ok(dir) => {
+                Oracle::new(DataDir::new(dir.clone()).on_event(move |event| progress.report(event)))
+            }
+            Err(why) => Oracle::new(InMemoryWithNote {
+                why: why.clone(),
+                noted: AtomicBool::new(false),
+            }),
+        };
         Context { data_dir, oracle }
     }
 
-    /// The data directory.
-    pub fn data_dir(&self) -> &PathBuf {
-        &self.data_dir
+    /// The data directory, for the commands that name files in it (`build`, `check`).
+    pub fn data_dir(&self) -> Result<&PathBuf, Failure> {
+        self.data_dir.as_ref().map_err(|why| {
+            Failure::usage(format!(
+                "no data directory: {why}; name one with --data-dir or NPUZZLE_DATA_DIR"
+            ))
+        })
     }
 
     /// The answer layer: tables from the data directory, search elsewhere.
@@ -55,6 +69,50 @@ impl Context {
     /// The usage error of a command that needs an exact table for `board`, which has none.
     pub fn no_table(board: Board) -> Failure {
         Failure::from(AnswerError::NoTable { board })
+    }
+}
+
+/// The data directory when none is given: the checkout's `data/` for a binary run from the
+/// checkout's own `target/` (`cargo run`, `cargo test`), else `$XDG_CACHE_HOME/npuzzle`, else
+/// `$HOME/.cache/npuzzle`. Never a shared, predictable place such as the temporary directory,
+/// which another user could create first and fill with tables of their choosing; with none of
+/// these, tables are built in memory for the run. An installed binary (`cargo install`) never
+/// writes into its source or the registry's: its executable is not under the checkout.
+fn default_data_dir() -> Result<PathBuf, String> {
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run_from_checkout = std::env::current_exe()
+        .and_then(|exe| exe.canonicalize())
+        .ok()
+        .zip(checkout.join("target").canonicalize().ok())
+        .is_some_and(|(exe, target)| exe.starts_with(target));
+    if run_from_checkout && checkout.join("Cargo.toml").is_file() && checkout.join("data").is_dir()
+    {
+        return Ok(checkout.join("data"));
+    }
+    if let Some(cache) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(cache).join("npuzzle"));
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(home).join(".cache").join("npuzzle"));
+    }
+    Err("neither XDG_CACHE_HOME nor HOME is set".to_string())
+}
+
+/// Builds tables in memory when there is no data directory, saying so once.
+struct InMemoryWithNote {
+    why: String,
+    noted: AtomicBool,
+}
+
+impl TableSource for InMemoryWithNote {
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        if !self.noted.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "npuzzle: note: no data directory ({}): tables are built in memory for this run only",
+                self.why
+            );
+        }
+        BuildInMemory::default().table(goal)
     }
 }
 

@@ -82,6 +82,22 @@ pub enum TableFileError {
         /// What is wrong.
         source: FormatError,
     },
+    /// The path is not a regular file (a FIFO, a device, a socket): never opened, since
+    /// reading one could block forever.
+    #[error("cannot read table {}: it is not a regular file", path.display())]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The data directory or table file is owned by another user, or others may write to it:
+    /// anyone who can write it could plant a table that gives wrong answers.
+    #[error("{} is not trusted: {why}", path.display())]
+    Untrusted {
+        /// The directory or file.
+        path: PathBuf,
+        /// Who owns it, or who else may write it.
+        why: String,
+    },
     /// The file could not be written.
     #[error("cannot write table {}: {source}", path.display())]
     Write {
@@ -107,55 +123,95 @@ impl TableFileError {
 /// The file name of the table for `goal`, for example `3x3-123456780.npt`.
 pub fn file_name(goal: &State) -> String {
     let cells: Vec<String> = goal.cells().iter().map(|t| t.to_string()).collect();
-    let sep = if goal.board().has_single_digit_tiles() { "" } else { "-" };
+    let sep = if goal.board().has_single_digit_tiles() {
+        ""
+    } else {
+        "-"
+    };
     format!("{}-{}.npt", goal.board(), cells.join(sep))
-}
-
-/// The default data directory: the checkout's `data/` when this binary was built from a
-/// checkout that still exists, else `$XDG_CACHE_HOME/npuzzle`, else `$HOME/.cache/npuzzle`,
-/// else `npuzzle-data` in the system's temporary directory.
-pub fn default_data_dir() -> PathBuf {
-    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if checkout.join("Cargo.toml").is_file() && checkout.join("data").is_dir() {
-        return checkout.join("data");
-    }
-    if let Some(cache) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(cache).join("npuzzle");
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(home).join(".cache").join("npuzzle");
-    }
-    std::env::temp_dir().join("npuzzle-data")
 }
 
 /// Opens and maps the table at `path` and validates its header; a body of at most
 /// [`EAGER_CHECK_BYTES`] is checked whole now, a larger one a block at a time as queries read
 /// it (see [`Table::from_header`]), or whole by [`Table::verify_body`].
 ///
+/// Only a regular file is opened (a FIFO would block forever); its owner does not matter,
+/// which suits a file the user names (`npuzzle check FILE`). Tables found in a data directory
+/// are opened with [`open_trusted`].
+///
 /// # Errors
-/// [`TableFileError`]: unreadable, a directory, or not a valid table.
+/// [`TableFileError`]: unreadable, not a regular file, or not a valid table.
 pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
+    let (file, _) = open_regular(path)?;
+    map_and_validate(path, file)
+}
+
+/// [`open`] for a table found in a data directory: also refused unless it is owned by the user
+/// npuzzle runs as and no other user may write it (the rule ssh applies to its keys), since
+/// whoever can write it decides every answer read from it.
+///
+/// # Errors
+/// As [`open`], and [`TableFileError::Untrusted`].
+pub fn open_trusted(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
+    let (file, metadata) = open_regular(path)?;
+    check_trusted(path, &metadata)?;
+    map_and_validate(path, file)
+}
+
+/// Opens `path` for reading if it is a regular file, without ever blocking.
+fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError> {
     let read_error = |source| TableFileError::Read {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(read_error)?;
-    let metadata = file.metadata().map_err(read_error)?;
-    if metadata.is_dir() {
-        return Err(TableFileError::IsDirectory {
-            path: path.to_path_buf(),
-        });
+    let not_regular = |metadata: &std::fs::Metadata| {
+        if metadata.is_dir() {
+            Err(TableFileError::IsDirectory {
+                path: path.to_path_buf(),
+            })
+        } else if !metadata.is_file() {
+            Err(TableFileError::NotRegular {
+                path: path.to_path_buf(),
+            })
+        } else {
+            Ok(())
+        }
+    };
+    // Looked at before opening (following symlinks): opening a FIFO waits for a writer.
+    not_regular(&std::fs::metadata(path).map_err(read_error)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Non-blocking, in case the path became a FIFO since it was looked at; the flag does not
+    // change how a regular file reads.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
     }
+    let file = options.open(path).map_err(read_error)?;
+    // What was opened is what counts: checked again on the open file itself.
+    let metadata = file.metadata().map_err(read_error)?;
+    not_regular(&metadata)?;
+    Ok((file, metadata))
+}
+
+fn map_and_validate(path: &Path, file: File) -> Result<Table<TableBytes>, TableFileError> {
+    let read_error = |source| TableFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let metadata = file.metadata().map_err(read_error)?;
     let bytes = if metadata.len() == 0 {
         // An empty file cannot be mapped on every platform; it is simply not a table.
         TableBytes::from(Vec::new())
     } else {
-        // SAFETY: the file is opened read-only and npuzzle never modifies a table file in
-        // place (see `write_atomic`), so the mapped bytes do not change while the `Mmap`
-        // lives; a rename over this path leaves our mapping on the old, complete file. Other
-        // programs changing the file in place are excluded by the module documentation. The
-        // header is validated by `Table::from_header` before any query, and each block of the
-        // body against its checksum before a query reads from it.
+        // SAFETY: the file is a regular file opened read-only, and npuzzle never modifies a
+        // table file in place (see `write_atomic`), so the mapped bytes do not change while the
+        // `Mmap` lives; a rename over this path leaves our mapping on the old, complete file.
+        // Other programs changing the file in place are excluded by the module documentation,
+        // and files another user could write are not opened from a data directory
+        // (`open_trusted`). The header is validated by `Table::from_header` before any query,
+        // and each block of the body against its checksum before a query reads from it.
         let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
         TableBytes(Bytes::Mapped(map))
     };
@@ -174,13 +230,117 @@ pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
     Ok(table)
 }
 
+/// The user npuzzle runs as.
+#[cfg(unix)]
+fn effective_uid() -> u32 {
+    // SAFETY: geteuid takes no arguments, touches no memory of ours and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Refuses a file or directory that another user owns or may write.
+fn check_trusted(path: &Path, metadata: &std::fs::Metadata) -> Result<(), TableFileError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let untrusted = |why: String| {
+            Err(TableFileError::Untrusted {
+                path: path.to_path_buf(),
+                why,
+            })
+        };
+        let me = effective_uid();
+        if metadata.uid() != me {
+            return untrusted(format!(
+                "it is owned by user {}, and npuzzle runs as user {me}",
+                metadata.uid()
+            ));
+        }
+        if metadata.mode() & 0o022 != 0 {
+            return untrusted(format!(
+                "its mode {:o} lets other users write to it",
+                metadata.mode() & 0o7777
+            ));
+        }
+    }
+    let _ = (path, metadata);
+    Ok(())
+}
+
+/// Checks that `dir` can be trusted as a data directory: a directory owned by the user npuzzle
+/// runs as, that no other user may write. A directory that does not exist yet is fine: npuzzle
+/// creates it private (mode 0700).
+///
+/// # Errors
+/// [`TableFileError::Untrusted`], or [`TableFileError::Read`] when it cannot be looked at.
+pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
+    match std::fs::metadata(dir) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(TableFileError::Read {
+            path: dir.to_path_buf(),
+            source,
+        }),
+        Ok(metadata) if !metadata.is_dir() => Err(TableFileError::Untrusted {
+            path: dir.to_path_buf(),
+            why: "it is not a directory".to_string(),
+        }),
+        Ok(metadata) => check_trusted(dir, &metadata),
+    }
+}
+
+/// Creates `dir` and its missing parents, private to the user (mode 0700 on Unix).
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Temporary files of npuzzle's own (`.npuzzle-*.tmp`) older than this are left by a build
+/// that was killed: a build writes its file within seconds of creating it.
+const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporary files a killed build left in `dir`: only npuzzle's own names, only
+/// regular files of this user, only those untouched for [`STALE_TEMP_AGE`] (a build running
+/// now writes its file within seconds).
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+            continue;
+        }
+        let Ok(metadata) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let old = metadata
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > STALE_TEMP_AGE);
+        if metadata.is_file() && old && check_trusted(&entry.path(), &metadata).is_ok() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+const TEMP_PREFIX: &str = ".npuzzle-";
+const TEMP_SUFFIX: &str = ".tmp";
+
 /// Tables with at most this many entries (bytes) are checked whole when opened: every board
 /// of at most 10 cells. Larger ones (the 12-cell boards, 240 MB) are checked a block at a time.
 pub const EAGER_CHECK_BYTES: u64 = 16 << 20;
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to
 /// disk, then renamed over `path`. Readers see the old file or the new one, never a mix.
-/// Creates the directory if it is missing.
+/// Creates the directory (private, mode 0700) if it is missing, and removes the temporary
+/// files that killed builds left there.
 ///
 /// # Errors
 /// [`TableFileError::Write`] with the cause.
@@ -193,10 +353,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).map_err(write_error)?;
+    create_private_dir(&dir).map_err(write_error)?;
+    remove_stale_temporaries(&dir);
     let mut temp = tempfile::Builder::new()
-        .prefix(".npuzzle-")
-        .suffix(".tmp")
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
         .tempfile_in(&dir)
         .map_err(write_error)?;
     temp.write_all(bytes).map_err(write_error)?;
@@ -281,7 +442,12 @@ pub fn load_or_build_with(
 ) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
     let path = dir.join(file_name(goal));
     let mut notices = Vec::new();
-    let problem = match open(&path) {
+    if let Err(reason) = check_data_dir(dir) {
+        // Not ours, or open to others: nothing in it is read, nothing is written to it.
+        notices.push(Notice::InMemory { reason });
+        return Ok((into_owned(build()?), notices));
+    }
+    let problem = match open_trusted(&path) {
         Ok(table) => match table.expect_goal(goal) {
             Ok(()) => return Ok((table, notices)),
             Err(source) => TableFileError::Invalid {
@@ -292,7 +458,14 @@ pub fn load_or_build_with(
         Err(error) => error,
     };
     let built = build()?;
-    let replaceable = problem.is_missing() || problem.is_invalid();
+    // In a directory of our own, a file that is damaged, not a regular file, or not ours is
+    // replaced (a rename over it), as a missing one is created.
+    let replaceable = problem.is_missing()
+        || problem.is_invalid()
+        || matches!(
+            problem,
+            TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
+        );
     if !replaceable {
         notices.push(Notice::InMemory { reason: problem });
         return Ok((into_owned(built), notices));

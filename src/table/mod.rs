@@ -33,9 +33,10 @@ pub enum TableError {
         /// What is wrong with the body.
         damage: FormatError,
     },
-    /// No neighbour one move closer was found along a descent: a body that passed its
-    /// checksums but is not what a breadth-first search writes (an edited file).
-    #[error("the table for goal {goal} is inconsistent: no move one closer from {state}")]
+    /// An entry its neighbours contradict (no neighbour one move closer, or one closer than
+    /// that): a body that passed its checksums but is not what a breadth-first search writes
+    /// (an edited file).
+    #[error("the table for goal {goal} is inconsistent: the entry of {state} disagrees with its neighbours'")]
     Inconsistent {
         /// The table's goal.
         goal: State,
@@ -273,6 +274,60 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
     }
 
+    /// [`Table::distance`], answered only if the entry agrees with its neighbours': one of them
+    /// is one move closer and none is closer than that (the goal alone is at 0). A body edited
+    /// behind valid checksums (two entries swapped) is then refused where it is read, at the
+    /// cost of reading up to four more entries.
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] as [`Table::distance`]; [`TableError::Inconsistent`] for an
+    /// entry its neighbours contradict.
+    pub fn distance_checked(&self, state: &State) -> Result<Option<u8>, TableError> {
+        let Some(full) = self.full_index(state) else {
+            return Ok(None);
+        };
+        let d = self.entry(full >> 1)?;
+        let mut closer = false;
+        let mut too_close = false;
+        let mut damage = None;
+        self.space
+            .for_each_neighbour(full, |_, next| match self.entry(next >> 1) {
+                Ok(e) => {
+                    closer |= e + 1 == d;
+                    too_close |= e + 1 < d;
+                }
+                Err(error) => damage = Some(error),
+            });
+        if let Some(error) = damage {
+            return Err(error);
+        }
+        let at_goal = *state == self.header.goal;
+        if too_close || (d == 0) != at_goal || (d > 0 && !closer) {
+            return Err(TableError::Inconsistent {
+                goal: self.header.goal,
+                state: *state,
+            });
+        }
+        Ok(Some(d))
+    }
+
+    /// Checks the whole table deeply: the body ([`Table::verify_body`]) and every entry
+    /// against its neighbours ([`Table::first_inconsistent_entry`]). A build runs it on its
+    /// own output before saving it.
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] or [`TableError::Inconsistent`] naming the first bad state.
+    pub fn verify_deep(&self) -> Result<(), TableError> {
+        self.entries()?;
+        match self.first_inconsistent_entry() {
+            None => Ok(()),
+            Some(index) => Err(TableError::Inconsistent {
+                goal: self.header.goal,
+                state: self.space.unrank(index, self.goal_class),
+            }),
+        }
+    }
+
     /// An optimal solution from `state` to the goal, found by stepping each time to a
     /// neighbour one move closer (the first in `U D L R` order).
     ///
@@ -341,11 +396,40 @@ impl<D: AsRef<[u8]>> Table<D> {
         if *goal == self.header.goal {
             return self.distance(start);
         }
+        match self.in_table_labels(start, goal)? {
+            Some(state) => self.distance(&state),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Table::distance_to`] through [`Table::distance_checked`]: answered only from an entry
+    /// its neighbours agree with.
+    ///
+    /// # Errors
+    /// As [`Table::distance_to`] and [`Table::distance_checked`].
+    pub fn distance_to_checked(
+        &self,
+        start: &State,
+        goal: &State,
+    ) -> Result<Option<u8>, TableError> {
+        match self.in_table_labels(start, goal)? {
+            Some(state) => self.distance_checked(&state),
+            None => Ok(None),
+        }
+    }
+
+    /// `start` with its tiles renamed into the table's labels, for a `goal` the table serves;
+    /// `None` for a start on another board.
+    fn in_table_labels(&self, start: &State, goal: &State) -> Result<Option<State>, TableError> {
         self.check_serves(goal)?;
         if start.board() != goal.board() {
             return Ok(None);
         }
-        self.distance(&start.relabel_for(goal))
+        Ok(Some(if *goal == self.header.goal {
+            *start
+        } else {
+            start.relabel_for(goal)
+        }))
     }
 
     /// An optimal solution from `start` to any `goal` this table serves, in the caller's own
@@ -354,14 +438,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     /// As [`Table::distance_to`] and [`Table::solve`].
     pub fn solve_to(&self, start: &State, goal: &State) -> Result<Option<Solution>, TableError> {
-        self.check_serves(goal)?;
-        if start.board() != goal.board() {
+        let Some(relabelled) = self.in_table_labels(start, goal)? else {
             return Ok(None);
-        }
-        let relabelled = if *goal == self.header.goal {
-            *start
-        } else {
-            start.relabel_for(goal)
         };
         Ok(self.solve_moves(&relabelled)?.map(|moves| {
             Solution::from_moves(*start, moves).expect("moves from the table are legal")
