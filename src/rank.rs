@@ -355,29 +355,41 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
     let suffix = m - start;
     let below = factorial(suffix - len);
     let span = factorial(suffix) / below;
+    // Opening a 12-cell table builds 16 windows of up to 7,920 codes each, so this loop is
+    // allocation-free: the pool of unused tiles is a bit mask, and a digit is the rank of a
+    // tile among those left (a popcount) or the tile of a rank among them (the d-th set bit).
     let mut delta = Vec::with_capacity(span as usize);
+    let all: u32 = (1 << suffix) - 1;
     for code in 0..span {
         // Decode the window's digits (radices suffix, suffix-1, ..., last digit lowest).
-        let mut digits = vec![0usize; len];
+        let mut digits = [0u32; MAX_RANKED_CELLS];
         let mut rest = code;
         for j in (0..len).rev() {
             let radix = (suffix - j) as u64;
-            digits[j] = (rest % radix) as usize;
+            digits[j] = (rest % radix) as u32;
             rest /= radix;
         }
         // The window's tiles, as ranks among the suffix's tiles.
-        let mut pool: Vec<usize> = (0..suffix).collect();
-        let mut values: Vec<usize> = digits.iter().map(|&d| pool.remove(d)).collect();
-        if rotate_left {
-            values.rotate_left(1);
-        } else {
-            values.rotate_right(1);
+        let mut pool = all;
+        let mut values = [0u32; MAX_RANKED_CELLS];
+        for (value, &d) in values.iter_mut().zip(&digits[..len]) {
+            let mut left = pool;
+            for _ in 0..d {
+                left &= left - 1;
+            }
+            *value = left.trailing_zeros();
+            pool &= !(1 << *value);
         }
-        let mut pool: Vec<usize> = (0..suffix).collect();
+        if rotate_left {
+            values[..len].rotate_left(1);
+        } else {
+            values[..len].rotate_right(1);
+        }
+        let mut pool = all;
         let mut new_code = 0u64;
-        for (j, v) in values.iter().enumerate() {
-            let d = pool.iter().position(|p| p == v).expect("value in pool");
-            pool.remove(d);
+        for (j, &v) in values[..len].iter().enumerate() {
+            let d = (pool & ((1 << v) - 1)).count_ones();
+            pool &= !(1 << v);
             new_code = new_code * (suffix - j) as u64 + d as u64;
         }
         delta.push(((new_code as i64 - code as i64) * below as i64) as i32);
