@@ -26,7 +26,9 @@ fn open(c: &mut Criterion) {
         let table = Table::build(&goal, BuildOptions::default()).expect("tables rank");
         file::write_atomic(&path, table.as_bytes()).expect("the table is written");
         drop(table);
-        let start = npuzzle::RankSpace::new(board).unwrap().unrank(12345, goal.parity_class());
+        let start = npuzzle::RankSpace::new(board)
+            .unwrap()
+            .unrank(12345, goal.parity_class());
         group.bench_function(format!("{board}_open_and_first_distance"), |b| {
             b.iter(|| {
                 let table = file::open(black_box(&path)).expect("valid");

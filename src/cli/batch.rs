@@ -27,7 +27,7 @@ use super::batch_input::{
     self, Block, InputForm, LineBlocks, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS,
 };
 use super::batch_rows::{write_header, PieceDone, Sink};
-use super::input::{board_option, parse_state, shorten, state_error, unsolvable_reason};
+use super::input::{board_option, goal_for, parse_state, shorten, state_error, unsolvable_reason};
 use super::lines;
 use super::{CommandResult, Context, Failure};
 
@@ -387,17 +387,7 @@ impl<'a> Answerer<'a> {
 
     /// The goal of a question: its own, else `--goal`, else the board's default goal.
     fn with_goal(&self, start: State, own: Option<State>) -> Result<State, String> {
-        let goal = own
-            .or(self.settings.goal)
-            .unwrap_or_else(|| State::goal(start.board()));
-        if goal.board() != start.board() {
-            return Err(format!(
-                "the start {start} is on a {} board but the goal {goal} is on a {} board",
-                start.board(),
-                goal.board()
-            ));
-        }
-        Ok(goal)
+        goal_for(&start, own, self.settings.goal)
     }
 
     /// Answers a read question, or writes its failure row.

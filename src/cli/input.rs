@@ -77,6 +77,20 @@ pub fn start_and_goal(start: &str, goal: &GoalArgs) -> Result<(State, State), Fa
     Ok((start, goal))
 }
 
+/// The goal of one question of many (`batch`, `verify`): the line's own, else `--goal`, else
+/// the default goal of the start's board; one on another board than the start is an error.
+pub fn goal_for(start: &State, own: Option<State>, given: Option<State>) -> Result<State, String> {
+    let goal = own.or(given).unwrap_or_else(|| State::goal(start.board()));
+    if goal.board() != start.board() {
+        return Err(format!(
+            "the start {start} is on a {} board but the goal {goal} is on a {} board",
+            start.board(),
+            goal.board()
+        ));
+    }
+    Ok(goal)
+}
+
 /// Reads the goal of a command without a start: `--goal` (on the `--size` board, if given),
 /// else the default goal of the `--size` board, else of the default board.
 pub fn goal_or_default(goal: &GoalArgs) -> Result<State, Failure> {

@@ -25,7 +25,7 @@ use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
 use npuzzle::{Board, State};
 
 use super::csv_line::LineCsv;
-use super::input::{shorten, state_error};
+use super::input::{goal_for, shorten, state_error};
 use super::lines::{self, MAX_LINE};
 use super::Failure;
 
@@ -497,21 +497,11 @@ fn read_pair(
 ) -> Result<(State, State), String> {
     let text = start.ok_or("no start: the `start` field is missing or empty")?;
     let start = State::parse(text, defaults.board).map_err(|e| state_error("start", text, &e))?;
-    let goal = match goal.filter(|g| !g.is_empty()) {
-        Some(text) => cache.read(text, start.board())?,
-        None => match defaults.goal {
-            Some(goal) if goal.board() == start.board() => goal,
-            Some(goal) => {
-                return Err(format!(
-                    "start {start} is a {} board but --goal {goal} is a {} board",
-                    start.board(),
-                    goal.board()
-                ))
-            }
-            None => State::goal(start.board()),
-        },
+    let own = match goal.filter(|g| !g.is_empty()) {
+        Some(text) => Some(cache.read(text, start.board())?),
+        None => None,
     };
-    Ok((start, goal))
+    Ok((start, goal_for(&start, own, defaults.goal)?))
 }
 
 /// Parses the claim's fields; paths need the board, taken from the start when it was read.
