@@ -333,9 +333,15 @@ impl RankSpace {
     /// The tile rank after the vertical move of `window` from tile rank `perm`.
     #[inline(always)]
     pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
+        self.windows[window as usize].rotate(perm)
+    }
+
+    /// [`RankSpace::rotate`] for one window, looked up once: a loop over many tile ranks then
+    /// keeps the window's constants in registers.
+    #[inline(always)]
+    pub(crate) fn rotation(&self, window: u32) -> impl Fn(u32) -> u32 + '_ {
         let win = &self.windows[window as usize];
-        let digits = win.span.rem(win.below.div(perm));
-        perm.wrapping_add_signed(win.delta[digits as usize])
+        move |perm| win.rotate(perm)
     }
 
     #[inline(always)]
@@ -345,6 +351,14 @@ impl RankSpace {
             Some(w) => self.rotate(w, perm),
         };
         step.to * self.perms + next_perm
+    }
+}
+
+impl Window {
+    #[inline(always)]
+    fn rotate(&self, perm: u32) -> u32 {
+        let digits = self.span.rem(self.below.div(perm));
+        perm.wrapping_add_signed(self.delta[digits as usize])
     }
 }
 
