@@ -6,7 +6,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use npuzzle::bfs::{distances, distances_into, BuildOptions, Distances};
-use npuzzle::{Board, RankSpace, State};
+use npuzzle::table::format;
+use npuzzle::{Board, RankSpace, State, Table};
 
 /// Every board of at most 10 cells that the generator can rank, non-square ones both ways.
 const SMALL_BOARDS: [(usize, usize); 8] = [
@@ -106,3 +107,15 @@ fn distances_into_overwrites_every_byte_of_a_dirty_buffer() {
     }
 }
 
+#[test]
+fn table_build_equals_encoding_the_generator_output() {
+    for (w, h) in [(2, 3), (3, 3)] {
+        let goal = State::goal(Board::new(w, h).unwrap());
+        let space = RankSpace::new(goal.board()).unwrap();
+        let built = Table::build(&goal, BuildOptions::default()).unwrap();
+        let encoded = format::encode(&goal, &on_threads(&space, &goal, 1));
+        assert!(built.as_bytes() == encoded.as_slice(), "{w}x{h}");
+        let reopened = Table::from_bytes(encoded).unwrap();
+        assert_eq!(built.header(), reopened.header());
+    }
+}

@@ -39,6 +39,8 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the depth counts.
 pub const FIXED_HEADER_LEN: usize = 88;
+/// The longest header: maximum depth 255 (a buffer can reserve it before the depth is known).
+pub const MAX_HEADER_LEN: usize = FIXED_HEADER_LEN + 8 * 256 + 4;
 /// Kind byte of an exact distance table.
 pub const KIND_DISTANCE_TABLE: u8 = 1;
 /// Encoding byte for one distance byte per state.
@@ -222,13 +224,31 @@ fn u64_at(bytes: &[u8], offset: usize) -> u64 {
 
 /// Encodes a complete table file: header then body.
 pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
-    let max_depth = (distances.counts.len() - 1) as u8;
+    let mut out = encode_header(
+        goal,
+        &distances.counts,
+        crc32fast::hash(&distances.entries),
+    );
+    out.extend_from_slice(&distances.entries);
+    out
+}
+
+/// Encodes the header of a table file for `goal` whose body has `counts[d]` states at each
+/// depth `d` and the CRC-32 `body_checksum`; the body follows it. The header is
+/// [`Header::len_for`] the maximum depth `counts.len() - 1` bytes long, at most
+/// [`MAX_HEADER_LEN`].
+///
+/// # Panics
+/// If `counts` is empty or has more than 256 depths.
+pub fn encode_header(goal: &State, counts: &[u64], body_checksum: u32) -> Vec<u8> {
+    let max_depth = u8::try_from(counts.len() - 1).expect("at most 256 depths");
     let header_len = Header::len_for(max_depth);
-    let mut out = Vec::with_capacity(header_len + distances.entries.len());
+    let board = goal.board();
+    let entries = (1..=board.cells() as u64).product::<u64>() / 2;
+    let mut out = Vec::with_capacity(header_len);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&(header_len as u32).to_le_bytes());
-    let board = goal.board();
     out.extend_from_slice(&[
         KIND_DISTANCE_TABLE,
         board.width() as u8,
@@ -243,17 +263,16 @@ pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
     goal_bytes[..board.cells()].copy_from_slice(goal.cells());
     out.extend_from_slice(&goal_bytes);
     out.extend_from_slice(&0u64.to_le_bytes());
-    out.extend_from_slice(&(distances.entries.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&distances.entries).to_le_bytes());
+    out.extend_from_slice(&entries.to_le_bytes());
+    out.extend_from_slice(&body_checksum.to_le_bytes());
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(&[max_depth, 0, 0, 0, 0, 0, 0, 0]);
-    for count in &distances.counts {
+    for count in counts {
         out.extend_from_slice(&count.to_le_bytes());
     }
     let header_checksum = crc32fast::hash(&out);
     out.extend_from_slice(&header_checksum.to_le_bytes());
     debug_assert_eq!(out.len(), header_len);
-    out.extend_from_slice(&distances.entries);
     out
 }
 

@@ -3,7 +3,7 @@
 pub mod file;
 pub mod format;
 
-use crate::bfs::{self, BuildOptions, Distances};
+use crate::bfs::{self, BuildOptions};
 use crate::board::Move;
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
@@ -37,31 +37,38 @@ pub struct Table<D> {
 impl Table<Vec<u8>> {
     /// Runs the generator for `goal` and encodes the result as a table file in memory.
     ///
+    /// The generator writes straight into the file buffer, after room for the longest header;
+    /// once the depth counts are known the body is moved down to the real header length. So
+    /// the peak memory is the file plus the generator's bit sets, not two copies of the body.
+    ///
     /// # Errors
     /// [`TooLargeError`] for boards too large to rank.
     pub fn build(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
         let space = RankSpace::new(goal.board())?;
-        let distances = bfs::distances(&space, goal, options);
-        Ok(Table::from_distances(space, goal, &distances))
-    }
-
-    fn from_distances(space: RankSpace, goal: &State, distances: &Distances) -> Table<Vec<u8>> {
-        let data = format::encode(goal, distances);
-        let max_depth = (distances.counts.len() - 1) as u8;
+        let room = format::MAX_HEADER_LEN;
+        let states = space.states() as usize;
+        let mut data = vec![0u8; room + states];
+        let counts = bfs::distances_into(&space, goal, options, &mut data[room..]);
+        let body_checksum = crc32fast::hash(&data[room..]);
+        let encoded = format::encode_header(goal, &counts, body_checksum);
+        let len = encoded.len();
+        data.copy_within(room.., len);
+        data.truncate(len + states);
+        data[..len].copy_from_slice(&encoded);
         let header = Header {
             goal: *goal,
-            entries: distances.entries.len() as u64,
-            max_depth,
-            counts: distances.counts.clone(),
-            body_checksum: crc32fast::hash(&distances.entries),
-            len: Header::len_for(max_depth),
+            entries: states as u64,
+            max_depth: (counts.len() - 1) as u8,
+            counts,
+            body_checksum,
+            len,
         };
-        Table {
+        Ok(Table {
             data,
             header,
             space,
             goal_class: goal.parity_class(),
-        }
+        })
     }
 }
 
