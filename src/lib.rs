@@ -46,6 +46,7 @@
 
 pub mod bfs;
 pub mod board;
+mod consistency;
 pub mod heuristic;
 pub mod rank;
 pub mod rng;

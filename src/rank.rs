@@ -330,6 +330,12 @@ impl RankSpace {
         &self.incoming[cell]
     }
 
+    /// The moves of the blank *out of* `cell`, in [`Move::ALL`] order: the cell it goes to,
+    /// and for a vertical move the window to pass to [`RankSpace::rotate`].
+    pub(crate) fn outgoing(&self, cell: usize) -> impl Iterator<Item = (u32, Option<u32>)> + '_ {
+        self.steps[cell].iter().map(|step| (step.to, step.window))
+    }
+
     /// The tile rank after the vertical move of `window` from tile rank `perm`.
     #[inline(always)]
     pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {

@@ -5,7 +5,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use npuzzle::bfs::{distances, distances_into, BuildOptions, Distances};
+use npuzzle::bfs::{count_depths_all, distances, distances_into, BuildOptions, Distances};
+use npuzzle::rng::SplitMix64;
 use npuzzle::table::format;
 use npuzzle::{Board, RankSpace, State, Table};
 
@@ -118,4 +119,130 @@ fn table_build_equals_encoding_the_generator_output() {
         let reopened = Table::from_bytes(encoded).unwrap();
         assert_eq!(built.header(), reopened.header());
     }
+}
+
+/// The deep check written plainly: unrank each folded index in order, take its neighbours as
+/// `State`s, rank them. "One closer" wraps in `u8`, the documented rule.
+fn naive_first_inconsistent(space: &RankSpace, goal: &State, entries: &[u8]) -> Option<u32> {
+    (0..space.states()).find(|&index| {
+        let state = space.unrank(index, goal.parity_class());
+        let d = entries[index as usize];
+        if (d == 0) != (state == *goal) {
+            return true;
+        }
+        let around: Vec<u8> = state
+            .successors()
+            .map(|(_, next)| entries[space.index(&next) as usize].wrapping_add(1))
+            .collect();
+        around.iter().any(|&e| e < d) || (d > 0 && !around.contains(&d))
+    })
+}
+
+/// A table with `entries` as its body and a header that matches them (valid checksums and
+/// histogram), however wrong the distances are.
+fn resealed(goal: &State, entries: Vec<u8>) -> Table<Vec<u8>> {
+    let all = count_depths_all(&entries);
+    let max = all.iter().rposition(|&c| c > 0).unwrap();
+    let counts = all[..=max].to_vec();
+    let bytes = format::encode(goal, &Distances { entries, counts });
+    Table::from_bytes(bytes).expect("a resealed body is a valid table")
+}
+
+/// One to three random changes that keep exactly one 0 (the decoder insists on it): a swap of
+/// two entries, or an entry set to another depth (0..=max+2 or 255).
+fn damage(rng: &mut SplitMix64, entries: &mut [u8], max_depth: u8) {
+    let len = entries.len() as u64;
+    for _ in 0..=rng.below(3) {
+        let (i, j) = (rng.below(len) as usize, rng.below(len) as usize);
+        if rng.chance(1, 2) {
+            entries.swap(i, j);
+        } else if entries[i] != 0 {
+            entries[i] = match rng.below(8) {
+                0 => 255,
+                _ => 1 + rng.below(max_depth as u64 + 2) as u8,
+            };
+        }
+    }
+}
+
+fn assert_check_agrees(table: &Table<Vec<u8>>, what: &str) {
+    let naive = naive_first_inconsistent(table.space(), table.goal(), table.entries());
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let fast = pool.install(|| table.first_inconsistent_entry());
+        assert_eq!(fast, naive, "{what}, {threads} threads");
+    }
+}
+
+#[test]
+fn the_deep_check_accepts_valid_tables_of_every_small_board() {
+    for (w, h) in SMALL_BOARDS.into_iter().filter(|&(w, h)| w * h <= 9) {
+        let board = Board::new(w, h).unwrap();
+        for blank in [0, board.cells() / 2, board.cells() - 1] {
+            let goal = State::canonical_goal(board, blank);
+            let table = Table::build(&goal, BuildOptions::default()).unwrap();
+            assert_eq!(table.first_inconsistent_entry(), None, "{board} goal {goal}");
+            assert_check_agrees(&table, &format!("{board} goal {goal}"));
+        }
+    }
+}
+
+#[test]
+fn the_deep_check_finds_the_same_first_damage_as_a_naive_check() {
+    let seed = 0x5eed_0f_c4ec;
+    println!("seed {seed:#x}");
+    let mut rng = SplitMix64::new(seed);
+    let mut found = 0;
+    for (w, h, trials) in [(2, 2, 10), (2, 3, 30), (3, 2, 30), (2, 4, 20), (4, 2, 20), (3, 3, 40)] {
+        let board = Board::new(w, h).unwrap();
+        for trial in 0..trials {
+            let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
+            let valid = Table::build(&goal, BuildOptions::default()).unwrap();
+            let mut entries = valid.entries().to_vec();
+            damage(&mut rng, &mut entries, valid.header().max_depth);
+            let table = resealed(&goal, entries);
+            let what = format!("{board} goal {goal} trial {trial}");
+            assert_check_agrees(&table, &what);
+            found += table.first_inconsistent_entry().is_some() as u32;
+        }
+    }
+    // Most damage is visible (a swap of two equal depths is not): the check did find some.
+    assert!(found > 100, "only {found} damaged tables were reported");
+}
+
+#[test]
+fn the_deep_check_reports_a_moved_goal_and_a_second_zero() {
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let valid = Table::build(&goal, BuildOptions::default()).unwrap();
+    let goal_index = valid.space().index(&goal) as usize;
+    // The goal's 0 swapped with an entry before it: that entry is the first bad one.
+    let mut entries = valid.entries().to_vec();
+    entries.swap(goal_index, 10);
+    let table = resealed(&goal, entries);
+    assert_eq!(table.first_inconsistent_entry(), Some(10));
+    assert_check_agrees(&table, "goal swapped with index 10");
+    // A body whose only 0 is after the goal: the goal's own index is bad, or an earlier
+    // neighbour of one of the two swapped entries.
+    let mut entries = valid.entries().to_vec();
+    entries.swap(goal_index, goal_index + 1000);
+    let table = resealed(&goal, entries);
+    let first = table.first_inconsistent_entry().expect("a moved goal is reported");
+    assert!(first <= goal_index as u32, "{first}");
+    assert_check_agrees(&table, "goal swapped forward");
+}
+
+/// The one 12-cell test: the 3x4 table is complete, 53 moves deep, and passes the deep check
+/// (about 240 MB and a few seconds).
+#[test]
+fn the_3x4_table_is_complete_and_consistent() {
+    let goal = State::goal(Board::new(3, 4).unwrap());
+    let table = Table::build(&goal, BuildOptions { threads: Some(2) }).unwrap();
+    let header = table.header();
+    assert_eq!(header.entries, 239_500_800);
+    assert_eq!(header.counts.iter().sum::<u64>(), header.entries);
+    assert_eq!(header.max_depth, 53);
+    assert_eq!(table.first_inconsistent_entry(), None);
 }

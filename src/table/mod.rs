@@ -240,25 +240,11 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Checks every entry against its neighbours: the goal is the only 0, every other state has
     /// a neighbour one closer and none more than one closer. Returns the first bad folded index.
+    ///
+    /// Runs on rayon's current pool and never unranks a state: neighbours come from the same
+    /// index arithmetic as the generator's (seconds for a 12-cell table).
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        let entries = self.entries();
-        let goal_index = self.space.index(&self.header.goal);
-        (0..self.space.states()).find(|&index| {
-            let state = self.space.unrank(index, self.goal_class);
-            let full = self.space.full_index(&state);
-            let d = entries[index as usize];
-            if (d == 0) != (index == goal_index) {
-                return true;
-            }
-            let mut closer = false;
-            let mut too_close = false;
-            self.space.for_each_neighbour(full, |_, next| {
-                let e = entries[(next >> 1) as usize];
-                closer |= e + 1 == d;
-                too_close |= e + 1 < d;
-            });
-            too_close || (d > 0 && !closer)
-        })
+        crate::consistency::first_inconsistent_entry(&self.space, &self.header.goal, self.entries())
     }
 
     /// Recounts the states at each depth from the body.
