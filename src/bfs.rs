@@ -6,27 +6,32 @@
 //! exactly one is in the goal's class; which one is read from a table of pair parities (one bit
 //! per pair, shared by every block, see [`pair_parities`]).
 //!
-//! Two facts make the layers cheap:
+//! Three facts make the layers cheap:
 //! - A move carries the blank to a cell of the other colour (a chessboard colouring), so the
 //!   states at depth `d` all have their blank on one colour and their neighbours lie at depth
 //!   `d - 1` or `d + 1`. The new layer in a block is therefore "successors of layer `d`, minus
 //!   layer `d - 1`": no visited set is kept. One bit set of `n!/2` bits holds the last two
 //!   layers at once (layer `d` in the blocks of one colour, layer `d - 1` in the others), and
-//!   scratch blocks for the cells of one colour receive the successors.
+//!   each new layer is written over the old one in place, word by word.
 //! - A horizontal move keeps the tile rank (and the class choice within a pair), so all
 //!   horizontal successors of a layer are one source block OR-ed, 64 pairs per word operation,
 //!   into the destination block. A vertical move rotates a window of Lehmer digits; each
 //!   frontier state's successor is computed with [`RankSpace::rotate`] and its bit set without
 //!   a test.
+//! - Half of all successors lie in the layer before (every edge is seen from both ends). For
+//!   vertical moves, the costly kind, each block keeps per incoming vertical move the states
+//!   its layer got *through* that move ("came via"); the opposite move from those states leads
+//!   back, so they are masked out of the source words before any rotation. Every rotation
+//!   computed then lands in the new layer.
 //!
 //! Each task owns one destination block (the blank's cell after the move): it reads any block
-//! of the layer bit set but writes only its scratch block and its own distance bytes, so blocks
-//! run in parallel on rayon without atomics or locks, and the result is the same for any number
-//! of threads (tests compare the bytes). The depth counts come from the layers' sizes, so the
-//! distance bytes are written once each and never read.
+//! of the current layer but writes only its own layer block, its own "came via" blocks and its
+//! own distance bytes, so blocks run in parallel on rayon without atomics or locks, and the
+//! result is the same for any number of threads (tests compare the bytes). The depth counts
+//! come from the layers' sizes, so the distance bytes are written once each and never read.
 //!
-//! Memory: the distance bytes plus `1.5 * n!/2` bits (plus `(n-1)!/2` bits of pair parities):
-//! 240 MB + 45 MB on 3x4.
+//! Memory: the distance bytes plus `n!/2` bits of layers, `(n-1)!/2` bits per vertical move
+//! (both directions) and `(n-1)!/2` bits of pair parities: 240 MB + 30 + 45 + 2.5 MB on 3x4.
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
@@ -156,11 +161,22 @@ fn colour(space: &RankSpace, cell: usize) -> usize {
     (cell / width + cell % width) % 2
 }
 
-/// What one task of a layer owns: a destination cell, its distance bytes and a scratch block.
+/// What one task of a layer owns: a destination cell, its layer block (layer `d - 1` in, the
+/// new layer out), its "came via" blocks and its distance bytes.
 struct Job<'a> {
     cell: usize,
+    layer: BitVec<u64, Lsb0>,
+    via: Vec<BitVec<u64, Lsb0>>,
     entries: &'a mut [u8],
-    next: BitVec<u64, Lsb0>,
+}
+
+/// One vertical move into a cell: where the blank comes from, the window it rotates, and the
+/// index of the opposite move among the source cell's vertical incoming moves.
+#[derive(Clone, Copy)]
+struct Vertical {
+    from: usize,
+    window: u32,
+    back: usize,
 }
 
 /// The search; see the module documentation. Returns the count at each depth.
@@ -169,12 +185,20 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
     let pairs = space.perms() as usize / 2;
     let parities = pair_parities(space);
     let flips = class_flips(space, goal);
+    let verticals: Vec<Vec<Vertical>> = (0..cells).map(|c| vertical_moves(space, c)).collect();
+    let horizontals: Vec<Vec<usize>> = (0..cells)
+        .map(|c| {
+            let incoming = space.incoming(c).iter();
+            incoming.filter(|m| m.1.is_none()).map(|m| m.0 as usize).collect()
+        })
+        .collect();
+    let empty = || BitVec::<u64, Lsb0>::repeat(false, pairs);
     // Layer `d` in the blocks of one colour, layer `d - 1` in the others.
-    let mut layers: Vec<BitVec<u64, Lsb0>> =
-        (0..cells).map(|_| BitVec::repeat(false, pairs)).collect();
-    let most = (0..cells).filter(|&c| colour(space, c) == 0).count();
-    let mut spare: Vec<BitVec<u64, Lsb0>> = (0..most.max(cells - most))
-        .map(|_| BitVec::repeat(false, pairs))
+    let mut layers: Vec<BitVec<u64, Lsb0>> = (0..cells).map(|_| empty()).collect();
+    // `via[c][j]`: the states of `c`'s layer reached by its `j`th vertical incoming move.
+    let mut via: Vec<Vec<BitVec<u64, Lsb0>>> = verticals
+        .iter()
+        .map(|moves| moves.iter().map(|_| empty()).collect())
         .collect();
     let mut blocks: Vec<&mut [u8]> = entries.chunks_mut(pairs).collect();
 
@@ -196,24 +220,40 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
             .filter(|&cell| colour(space, cell) == target)
             .map(|cell| Job {
                 cell,
+                layer: std::mem::take(&mut layers[cell]),
+                via: std::mem::take(&mut via[cell]),
                 entries: std::mem::take(&mut blocks[cell]),
-                next: spare.pop().expect("a scratch block per cell of one colour"),
             })
             .collect();
         let reached: Vec<u64> = jobs
             .par_iter_mut()
             .with_max_len(1)
             .map(|job| {
-                let next = job.next.as_raw_mut_slice();
-                expand_into(space, job.cell, &layers, &sizes, &parities, &flips, next);
-                claim(layers[job.cell].as_raw_slice(), next, job.entries, depth)
+                let vertical = &verticals[job.cell];
+                for (out, m) in job.via.iter_mut().zip(vertical) {
+                    let came = via[m.from][m.back].as_raw_slice();
+                    let out = out.as_raw_mut_slice();
+                    out.fill(0);
+                    if sizes[m.from] > 0 {
+                        let rotate = space.rotation(m.window);
+                        let (source, flip) = (layers[m.from].as_raw_slice(), flips[m.from]);
+                        expand(rotate, source, came, parities.as_raw_slice(), flip, out);
+                    }
+                }
+                let mut sources: Vec<&[u64]> = horizontals[job.cell]
+                    .iter()
+                    .filter(|&&from| sizes[from] > 0)
+                    .map(|&from| layers[from].as_raw_slice())
+                    .collect();
+                sources.extend(job.via.iter().map(|v| v.as_raw_slice()));
+                claim(&sources, job.layer.as_raw_mut_slice(), job.entries, depth)
             })
             .collect();
         for (job, n) in jobs.into_iter().zip(reached) {
             sizes[job.cell] = n;
+            layers[job.cell] = job.layer;
+            via[job.cell] = job.via;
             blocks[job.cell] = job.entries;
-            // The new layer replaces layer `d - 1`, whose block becomes scratch.
-            spare.push(std::mem::replace(&mut layers[job.cell], job.next));
         }
         for (cell, size) in sizes.iter_mut().enumerate() {
             if colour(space, cell) != target {
@@ -229,60 +269,62 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
     counts
 }
 
-/// Sets in `next` (the block of `cell`) every successor of the layer whose blank lands on
-/// `cell`. Bits are only set, never tested: filtering against the layer before is done per word.
-fn expand_into(
-    space: &RankSpace,
-    cell: usize,
-    layers: &[BitVec<u64, Lsb0>],
-    sizes: &[u64],
-    parities: &BitVec<u64, Lsb0>,
-    flips: &[u64],
-    next: &mut [u64],
+/// The vertical moves into `cell`, each with the index of its opposite among the vertical
+/// moves into its source cell.
+fn vertical_moves(space: &RankSpace, cell: usize) -> Vec<Vertical> {
+    let into = |c: usize| -> Vec<(usize, u32)> {
+        let incoming = space.incoming(c).iter();
+        incoming.filter_map(|&(from, w)| Some((from as usize, w?))).collect()
+    };
+    into(cell)
+        .into_iter()
+        .map(|(from, window)| Vertical {
+            from,
+            window,
+            back: into(from)
+                .iter()
+                .position(|&(f, _)| f == cell)
+                .expect("every move has an opposite"),
+        })
+        .collect()
+}
+
+/// Sets in `out` the successor, by one vertical move (`rotate`), of every state of a source
+/// block's layer that did not come *from* the destination by the opposite move (`came`): those
+/// successors are in the layer before, so skipping them halves the rotations without a test.
+/// `flip` turns the pair parities into the in-class low bit of the source block's tile ranks.
+fn expand(
+    rotate: impl Fn(u32) -> u32,
+    source: &[u64],
+    came: &[u64],
+    parities: &[u64],
+    flip: u64,
+    out: &mut [u64],
 ) {
-    next.fill(0);
-    for &(from, window) in space.incoming(cell) {
-        let from = from as usize;
-        if sizes[from] == 0 {
-            continue;
-        }
-        let source = layers[from].as_raw_slice();
-        match window {
-            // Horizontal: same tile rank, so the whole block moves over, a word at a time.
-            None => {
-                for (to, from) in next.iter_mut().zip(source) {
-                    *to |= from;
-                }
-            }
-            Some(window) => {
-                let rotate = space.rotation(window);
-                let flip = flips[from];
-                for (w, (&word, &parity)) in source.iter().zip(parities.as_raw_slice()).enumerate()
-                {
-                    // Bit k: the low bit of the in-class tile rank of pair 64w + k.
-                    let low = parity ^ flip;
-                    let base = (w * 128) as u32;
-                    let mut bits = word;
-                    while bits != 0 {
-                        let k = bits.trailing_zeros();
-                        let perm = base + 2 * k + ((low >> k) & 1) as u32;
-                        let pair = (rotate(perm) >> 1) as usize;
-                        next[pair / 64] |= 1 << (pair % 64);
-                        bits &= bits - 1;
-                    }
-                }
-            }
+    for (w, ((&word, &came), &parity)) in source.iter().zip(came).zip(parities).enumerate() {
+        // Bit k: the low bit of the in-class tile rank of pair 64w + k.
+        let low = parity ^ flip;
+        let base = (w * 128) as u32;
+        let mut bits = word & !came;
+        while bits != 0 {
+            let k = bits.trailing_zeros();
+            let perm = base + 2 * k + ((low >> k) & 1) as u32;
+            let pair = (rotate(perm) >> 1) as usize;
+            out[pair / 64] |= 1 << (pair % 64);
+            bits &= bits - 1;
         }
     }
 }
 
-/// Keeps in `next` only the states not in `before` (the layer before the current one in this
-/// block), writes `depth` into their distance bytes and returns how many there were.
-fn claim(before: &[u64], next: &mut [u64], entries: &mut [u8], depth: u8) -> u64 {
+/// Replaces `layer` (the block's layer before the current one) by the new layer: the union of
+/// `sources` (successors of the current layer) minus the old layer; writes `depth` into the new
+/// states' distance bytes and returns how many there were.
+fn claim(sources: &[&[u64]], layer: &mut [u64], entries: &mut [u8], depth: u8) -> u64 {
     let mut reached = 0;
-    for ((next, &before), entries) in next.iter_mut().zip(before).zip(entries.chunks_mut(64)) {
-        let new = *next & !before;
-        *next = new;
+    for (w, (word, entries)) in layer.iter_mut().zip(entries.chunks_mut(64)).enumerate() {
+        let next = sources.iter().fold(0, |next, source| next | source[w]);
+        let new = next & !*word;
+        *word = new;
         reached += new.count_ones() as u64;
         let mut bits = new;
         while bits != 0 {

@@ -346,8 +346,14 @@ impl RankSpace {
     /// keeps the window's constants in registers.
     #[inline(always)]
     pub(crate) fn rotation(&self, window: u32) -> impl Fn(u32) -> u32 + '_ {
+        // Copies, not a reference: a reference's fields would be reloaded after every store
+        // the caller makes, since the compiler cannot rule out that the store changed them.
         let win = &self.windows[window as usize];
-        move |perm| win.rotate(perm)
+        let (below, span, delta) = (win.below, win.span, win.delta.as_slice());
+        move |perm| {
+            let digits = span.rem(below.div(perm));
+            perm.wrapping_add_signed(delta[digits as usize])
+        }
     }
 
     #[inline(always)]
