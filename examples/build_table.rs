@@ -12,7 +12,9 @@ use npuzzle::{Board, BuildOptions, State, Table};
 fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| "3x4".to_string());
-    let threads: usize = args.next().map_or(2, |t| t.parse().expect("threads: a number"));
+    let threads: usize = args
+        .next()
+        .map_or(2, |t| t.parse().expect("threads: a number"));
     let deep = args.next().as_deref() == Some("deep");
     let (w, h) = board.split_once('x').expect("board: WxH");
     let board = Board::new(w.parse().expect("width"), h.parse().expect("height")).expect("board");

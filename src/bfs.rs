@@ -145,7 +145,7 @@ pub(crate) fn class_flips(space: &RankSpace, goal: &State) -> Vec<u64> {
     let width = space.board().width();
     (0..space.board().cells())
         .map(|cell| {
-            let row_term = width % 2 == 0 && (cell / width) % 2 == 1;
+            let row_term = width.is_multiple_of(2) && !(cell / width).is_multiple_of(2);
             if row_term ^ goal.parity_class() {
                 !0
             } else {
@@ -189,7 +189,10 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
     let horizontals: Vec<Vec<usize>> = (0..cells)
         .map(|c| {
             let incoming = space.incoming(c).iter();
-            incoming.filter(|m| m.1.is_none()).map(|m| m.0 as usize).collect()
+            incoming
+                .filter(|m| m.1.is_none())
+                .map(|m| m.0 as usize)
+                .collect()
         })
         .collect();
     let empty = || BitVec::<u64, Lsb0>::repeat(false, pairs);
@@ -274,7 +277,9 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
 fn vertical_moves(space: &RankSpace, cell: usize) -> Vec<Vertical> {
     let into = |c: usize| -> Vec<(usize, u32)> {
         let incoming = space.incoming(c).iter();
-        incoming.filter_map(|&(from, w)| Some((from as usize, w?))).collect()
+        incoming
+            .filter_map(|&(from, w)| Some((from as usize, w?)))
+            .collect()
     };
     into(cell)
         .into_iter()

@@ -57,7 +57,10 @@ fn assert_matches_plain_bfs(space: &RankSpace, goal: State, built: &Distances) {
     for (state, &d) in &oracle {
         expected[space.index(state) as usize] = d;
     }
-    assert!(built.entries == expected, "{board} goal {goal}: bytes differ");
+    assert!(
+        built.entries == expected,
+        "{board} goal {goal}: bytes differ"
+    );
     let mut counts = vec![0u64; *oracle.values().max().unwrap() as usize + 1];
     for &d in oracle.values() {
         counts[d as usize] += 1;
@@ -184,7 +187,11 @@ fn the_deep_check_accepts_valid_tables_of_every_small_board() {
         for blank in [0, board.cells() / 2, board.cells() - 1] {
             let goal = State::canonical_goal(board, blank);
             let table = Table::build(&goal, BuildOptions::default()).unwrap();
-            assert_eq!(table.first_inconsistent_entry(), None, "{board} goal {goal}");
+            assert_eq!(
+                table.first_inconsistent_entry(),
+                None,
+                "{board} goal {goal}"
+            );
             assert_check_agrees(&table, &format!("{board} goal {goal}"));
         }
     }
@@ -192,11 +199,18 @@ fn the_deep_check_accepts_valid_tables_of_every_small_board() {
 
 #[test]
 fn the_deep_check_finds_the_same_first_damage_as_a_naive_check() {
-    let seed = 0x5eed_0f_c4ec;
+    let seed = 0x5eed_c4ec;
     println!("seed {seed:#x}");
     let mut rng = SplitMix64::new(seed);
     let mut found = 0;
-    for (w, h, trials) in [(2, 2, 10), (2, 3, 30), (3, 2, 30), (2, 4, 20), (4, 2, 20), (3, 3, 40)] {
+    for (w, h, trials) in [
+        (2, 2, 10),
+        (2, 3, 30),
+        (3, 2, 30),
+        (2, 4, 20),
+        (4, 2, 20),
+        (3, 3, 40),
+    ] {
         let board = Board::new(w, h).unwrap();
         for trial in 0..trials {
             let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
@@ -229,7 +243,9 @@ fn the_deep_check_reports_a_moved_goal_and_a_second_zero() {
     let mut entries = valid.entries().to_vec();
     entries.swap(goal_index, goal_index + 1000);
     let table = resealed(&goal, entries);
-    let first = table.first_inconsistent_entry().expect("a moved goal is reported");
+    let first = table
+        .first_inconsistent_entry()
+        .expect("a moved goal is reported");
     assert!(first <= goal_index as u32, "{first}");
     assert_check_agrees(&table, "goal swapped forward");
 }

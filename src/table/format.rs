@@ -224,11 +224,7 @@ fn u64_at(bytes: &[u8], offset: usize) -> u64 {
 
 /// Encodes a complete table file: header then body.
 pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
-    let mut out = encode_header(
-        goal,
-        &distances.counts,
-        crc32fast::hash(&distances.entries),
-    );
+    let mut out = encode_header(goal, &distances.counts, crc32fast::hash(&distances.entries));
     out.extend_from_slice(&distances.entries);
     out
 }
