@@ -3,14 +3,18 @@
 //! (memory), ranking every state from scratch, and computing every state's neighbours
 //! incrementally (the ranking work a BFS cannot avoid without word-parallel moves).
 //!
-//! Run: `cargo bench --bench build`
+//! The 3x4 table (239,500,800 states, 240 MB) and its deep check take seconds per run, so
+//! they are measured only with `NPUZZLE_BENCH_12=1` in the environment (10 samples each).
+//!
+//! Run: `cargo bench --bench build` (3x3 only) or
+//! `NPUZZLE_BENCH_12=1 cargo bench --bench build -- 3x4` (the 12-cell groups)
 
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use npuzzle::bfs::{distances, BuildOptions};
-use npuzzle::{Board, RankSpace, State};
+use npuzzle::{Board, RankSpace, State, Table};
 
 fn build(c: &mut Criterion) {
     let board = Board::THREE_BY_THREE;
@@ -97,5 +101,69 @@ fn build(c: &mut Criterion) {
     all.finish();
 }
 
-criterion_group!(benches, build);
+/// The deep consistency check of a valid 3x3 table, and of the 3x4 table when enabled.
+fn deep_check(c: &mut Criterion) {
+    let mut group = c.benchmark_group("deep_check");
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let table = Table::build(&goal, BuildOptions::default()).expect("3x3 ranks");
+    assert_eq!(table.first_inconsistent_entry(), None);
+    group.throughput(Throughput::Elements(table.header().entries));
+    for t in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
+        group.bench_with_input(BenchmarkId::new("3x3_threads", t), &t, |b, _| {
+            b.iter(|| pool.install(|| black_box(&table).first_inconsistent_entry()))
+        });
+    }
+    group.finish();
+    if std::env::var_os("NPUZZLE_BENCH_12").is_none() {
+        return;
+    }
+    let goal = State::goal(Board::new(3, 4).expect("3x4 is a board"));
+    let table = Table::build(&goal, BuildOptions::default()).expect("3x4 ranks");
+    let mut group = c.benchmark_group("deep_check_3x4");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(table.header().entries));
+    for t in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
+        group.bench_with_input(BenchmarkId::new("threads", t), &t, |b, _| {
+            b.iter(|| pool.install(|| black_box(&table).first_inconsistent_entry()))
+        });
+    }
+    group.finish();
+}
+
+/// One 3x4 table (12 cells, 53 layers) on 1 and 2 threads, only with `NPUZZLE_BENCH_12=1`.
+fn build_3x4(c: &mut Criterion) {
+    if std::env::var_os("NPUZZLE_BENCH_12").is_none() {
+        return;
+    }
+    let board = Board::new(3, 4).expect("3x4 is a board");
+    let space = RankSpace::new(board).expect("12 cells rank");
+    let goal = State::goal(board);
+    let mut group = c.benchmark_group("build_3x4");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(space.states() as u64));
+    for t in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap();
+        group.bench_with_input(BenchmarkId::new("one_table_threads", t), &t, |b, _| {
+            b.iter(|| {
+                pool.install(|| distances(&space, black_box(&goal), BuildOptions::default()))
+                    .counts
+                    .len()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, build, build_3x4, deep_check);
 criterion_main!(benches);

@@ -59,6 +59,7 @@
 pub mod answer;
 pub mod bfs;
 pub mod board;
+mod consistency;
 pub mod heuristic;
 pub mod rank;
 pub mod rng;

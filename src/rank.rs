@@ -330,12 +330,30 @@ impl RankSpace {
         &self.incoming[cell]
     }
 
+    /// The moves of the blank *out of* `cell`, in [`Move::ALL`] order: the cell it goes to,
+    /// and for a vertical move the window to pass to [`RankSpace::rotate`].
+    pub(crate) fn outgoing(&self, cell: usize) -> impl Iterator<Item = (u32, Option<u32>)> + '_ {
+        self.steps[cell].iter().map(|step| (step.to, step.window))
+    }
+
     /// The tile rank after the vertical move of `window` from tile rank `perm`.
     #[inline(always)]
     pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
+        self.windows[window as usize].rotate(perm)
+    }
+
+    /// [`RankSpace::rotate`] for one window, looked up once: a loop over many tile ranks then
+    /// keeps the window's constants in registers.
+    #[inline(always)]
+    pub(crate) fn rotation(&self, window: u32) -> impl Fn(u32) -> u32 + '_ {
+        // Copies, not a reference: a reference's fields would be reloaded after every store
+        // the caller makes, since the compiler cannot rule out that the store changed them.
         let win = &self.windows[window as usize];
-        let digits = win.span.rem(win.below.div(perm));
-        perm.wrapping_add_signed(win.delta[digits as usize])
+        let (below, span, delta) = (win.below, win.span, win.delta.as_slice());
+        move |perm| {
+            let digits = span.rem(below.div(perm));
+            perm.wrapping_add_signed(delta[digits as usize])
+        }
     }
 
     #[inline(always)]
@@ -345,6 +363,14 @@ impl RankSpace {
             Some(w) => self.rotate(w, perm),
         };
         step.to * self.perms + next_perm
+    }
+}
+
+impl Window {
+    #[inline(always)]
+    fn rotate(&self, perm: u32) -> u32 {
+        let digits = self.span.rem(self.below.div(perm));
+        perm.wrapping_add_signed(self.delta[digits as usize])
     }
 }
 

@@ -2,8 +2,6 @@
 //! two copies of the "which boards have tables" rule disagreed, so batch built a table it then
 //! could not find, forever), and the commands on boards other than 3x3, up to 12 cells.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

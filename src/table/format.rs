@@ -51,6 +51,7 @@ pub const BLOCK_SHIFT: u8 = 20;
 pub const BLOCK_SHIFTS: std::ops::RangeInclusive<u8> = 12..=30;
 /// Bytes before the depth counts.
 pub const FIXED_HEADER_LEN: usize = 88;
+
 /// Kind byte of an exact distance table.
 pub const KIND_DISTANCE_TABLE: u8 = 1;
 /// Encoding byte for one distance byte per state.
@@ -266,6 +267,12 @@ fn u32_at(bytes: &[u8], offset: usize) -> u32 {
 
 fn u64_at(bytes: &[u8], offset: usize) -> u64 {
     u64::from_le_bytes(bytes[offset..offset + 8].try_into().expect("8 bytes"))
+}
+
+/// The longest header of a table with `entries` entries (maximum depth 255): a buffer can
+/// reserve it before the depth is known.
+pub fn max_header_len(entries: u64) -> usize {
+    Header::len_for(u8::MAX, Header::blocks_for(entries, BLOCK_SHIFT))
 }
 
 /// Encodes a complete table file: header then body.

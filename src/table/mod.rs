@@ -3,7 +3,7 @@
 pub mod file;
 pub mod format;
 
-use crate::bfs::{self, BuildOptions, Distances};
+use crate::bfs::{self, BuildOptions};
 use crate::board::Move;
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
@@ -99,18 +99,27 @@ impl<D> std::fmt::Debug for Table<D> {
 impl Table<Vec<u8>> {
     /// Runs the generator for `goal` and encodes the result as a table file in memory.
     ///
+    /// The generator writes straight into the file buffer, after room for the longest header;
+    /// once the depth counts are known the body is moved down to the real header length. So
+    /// the peak memory is the file plus the generator's bit sets, not two copies of the body.
+    ///
     /// # Errors
     /// [`TooLargeError`] for boards too large to rank.
     pub fn build(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
         let space = RankSpace::new(goal.board())?;
-        let distances = bfs::distances(&space, goal, options);
-        Ok(Table::from_distances(space, goal, &distances))
-    }
-
-    fn from_distances(space: RankSpace, goal: &State, distances: &Distances) -> Table<Vec<u8>> {
-        let data = format::encode(goal, distances);
+        let states = space.states() as usize;
+        // Generated straight into the file's buffer, behind room for the longest header, then
+        // moved down to the real header's length: the body is never copied whole.
+        let room = format::max_header_len(states as u64);
+        let mut data = vec![0u8; room + states];
+        let counts = bfs::distances_into(&space, goal, options, &mut data[room..]);
+        let encoded = format::encode_header(goal, &data[room..], &counts);
+        let len = encoded.len();
+        data.copy_within(room.., len);
+        data.truncate(len + states);
+        data[..len].copy_from_slice(&encoded);
         let header = format::decode_header(&data).expect("an encoded header decodes");
-        Table::with_checks(data, header, space, GOOD)
+        Ok(Table::with_checks(data, header, space, GOOD))
     }
 }
 
@@ -459,25 +468,15 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Checks every entry against its neighbours: the goal is the only 0, every other state has
     /// a neighbour one closer and none more than one closer. Returns the first bad folded index.
+    ///
+    /// Runs on rayon's current pool and never unranks a state: neighbours come from the same
+    /// index arithmetic as the generator's (seconds for a 12-cell table).
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        let entries = self.raw_body();
-        let goal_index = self.space.index(&self.header.goal);
-        (0..self.space.states()).find(|&index| {
-            let state = self.space.unrank(index, self.goal_class);
-            let full = self.space.full_index(&state);
-            let d = entries[index as usize];
-            if (d == 0) != (index == goal_index) {
-                return true;
-            }
-            let mut closer = false;
-            let mut too_close = false;
-            self.space.for_each_neighbour(full, |_, next| {
-                let e = entries[(next >> 1) as usize];
-                closer |= e + 1 == d;
-                too_close |= e + 1 < d;
-            });
-            too_close || (d > 0 && !closer)
-        })
+        crate::consistency::first_inconsistent_entry(
+            &self.space,
+            &self.header.goal,
+            self.raw_body(),
+        )
     }
 
     /// Recounts the states at each depth from the body.
