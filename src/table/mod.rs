@@ -11,7 +11,7 @@ use crate::state::State;
 
 pub use format::{FormatError, Header};
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// Why a table could not answer a question.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,7 +47,12 @@ pub enum TableError {
 
 /// Whether each block of the body has been checked: unchecked, good or damaged. A table
 /// built in memory or validated whole starts with every block good.
-struct BlockChecks(Vec<AtomicU8>);
+struct BlockChecks {
+    blocks: Vec<AtomicU8>,
+    /// Set once every block is good: the common case then costs one load of a flag that
+    /// sits beside the header, not a read of the block's state.
+    all_good: AtomicBool,
+}
 
 const UNCHECKED: u8 = 0;
 const GOOD: u8 = 1;
@@ -55,7 +60,18 @@ const DAMAGED: u8 = 2;
 
 impl BlockChecks {
     fn all(blocks: usize, state: u8) -> BlockChecks {
-        BlockChecks((0..blocks).map(|_| AtomicU8::new(state)).collect())
+        BlockChecks {
+            blocks: (0..blocks).map(|_| AtomicU8::new(state)).collect(),
+            all_good: AtomicBool::new(state == GOOD),
+        }
+    }
+
+    /// Marks `block` good or damaged; the flag follows once every block is good.
+    fn set(&self, block: usize, state: u8) {
+        self.blocks[block].store(state, Ordering::Relaxed);
+        if state == GOOD && self.blocks.iter().all(|b| b.load(Ordering::Relaxed) == GOOD) {
+            self.all_good.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -167,8 +183,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The first [`FormatError`] found.
     pub fn verify_body(&self) -> Result<(), FormatError> {
         format::verify_body(&self.header, self.raw_body())?;
-        for check in &self.checks.0 {
-            check.store(GOOD, Ordering::Relaxed);
+        for block in 0..self.checks.blocks.len() {
+            self.checks.set(block, GOOD);
         }
         Ok(())
     }
@@ -221,12 +237,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     /// [`TableError::Damaged`] if a block fails its checksum or the histogram differs.
     pub fn entries(&self) -> Result<&[u8], TableError> {
-        if self
-            .checks
-            .0
-            .iter()
-            .any(|c| c.load(Ordering::Relaxed) != GOOD)
-        {
+        if !self.checks.all_good.load(Ordering::Relaxed) {
             self.verify_body().map_err(|damage| self.damaged(damage))?;
         }
         Ok(self.raw_body())
@@ -242,9 +253,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The entry at folded index `index`, checking its block on first use.
     #[inline]
     fn entry(&self, index: u32) -> Result<u8, TableError> {
-        let block = (index >> self.header.block_shift) as usize;
-        if self.checks.0[block].load(Ordering::Relaxed) != GOOD {
-            self.check_block(block)?;
+        if !self.checks.all_good.load(Ordering::Relaxed) {
+            let block = (index >> self.header.block_shift) as usize;
+            if self.checks.blocks[block].load(Ordering::Relaxed) != GOOD {
+                self.check_block(block)?;
+            }
         }
         Ok(self.raw_body()[index as usize])
     }
@@ -253,7 +266,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn check_block(&self, block: usize) -> Result<(), TableError> {
         let result = format::verify_block(&self.header, self.raw_body(), block);
         let state = if result.is_ok() { GOOD } else { DAMAGED };
-        self.checks.0[block].store(state, Ordering::Relaxed);
+        self.checks.set(block, state);
         result.map_err(|damage| self.damaged(damage))
     }
 
