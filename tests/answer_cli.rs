@@ -2,9 +2,13 @@
 //! two copies of the "which boards have tables" rule disagreed, so batch built a table it then
 //! could not find, forever), and the commands on boards other than 3x3, up to 12 cells.
 
+mod common;
+mod oracles;
+
+use oracles::walk;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use npuzzle::rng::SplitMix64;
 use npuzzle::{Board, How, Oracle, State};
@@ -12,44 +16,17 @@ use npuzzle::{Board, How, Oracle, State};
 /// Runs `npuzzle ARGS --data-dir DIR` with `input` on stdin, failing the test (not hanging it)
 /// if it has not finished within `limit`.
 fn run_within(limit: Duration, args: &[&str], dir: &Path, input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    command
         .args(args)
         .arg("--data-dir")
         .arg(dir)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.as_bytes()).unwrap();
-    }
-    let began = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if began.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("npuzzle {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+        .env_remove("NPUZZLE_DATA_DIR");
+    common::output_within(command, input, limit)
 }
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A state `steps` random moves from `goal`.
-fn walk(goal: &State, steps: usize, rng: &mut SplitMix64) -> State {
-    let mut state = *goal;
-    for _ in 0..steps {
-        let next: Vec<State> = state.successors().map(|(_, s)| s).collect();
-        state = next[rng.below(next.len() as u64) as usize];
-    }
-    state
 }
 
 #[test]

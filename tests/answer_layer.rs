@@ -2,6 +2,9 @@
 //! board, tables opened once per goal and process, and answers that agree with independent
 //! algorithms.
 
+mod oracles;
+
+use oracles::{walk, SMALL_BOARDS};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,19 +21,6 @@ use npuzzle::table::file::TableBytes;
 use npuzzle::verify::{parse_moves, Claim, Verdict};
 use npuzzle::{Board, HeuristicKind, How, Method, NoAnswer, Oracle, State, Table};
 
-/// Every board of at most 10 cells with tables (the 12-cell ones are built in
-/// `published_histograms.rs` and through the binary in `answer_cli.rs`).
-const SMALL_BOARDS: [(usize, usize); 8] = [
-    (2, 2),
-    (2, 3),
-    (3, 2),
-    (2, 4),
-    (4, 2),
-    (3, 3),
-    (2, 5),
-    (5, 2),
-];
-
 /// A source that builds in memory and counts what it was asked for.
 #[derive(Default)]
 struct Counting {
@@ -42,16 +32,6 @@ impl TableSource for Counting {
         self.asked.fetch_add(1, Ordering::SeqCst);
         BuildInMemory::default().table(goal)
     }
-}
-
-/// A state `steps` random moves away from `goal`.
-fn walk(goal: &State, steps: usize, rng: &mut SplitMix64) -> State {
-    let mut state = *goal;
-    for _ in 0..steps {
-        let moves: Vec<State> = state.successors().map(|(_, s)| s).collect();
-        state = moves[rng.below(moves.len() as u64) as usize];
-    }
-    state
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! Exhaustive checks of the ranking, the generator and the table over every 3x3 state, plus
 //! the small boards (2x2, 2x3, 3x2) that catch geometry bugs square boards hide.
 
-use std::collections::{HashMap, VecDeque};
+mod oracles;
+
+use oracles::plain_bfs;
+
 use std::sync::OnceLock;
 
 use npuzzle::bfs::{distances, BuildOptions};
@@ -26,22 +29,6 @@ fn space() -> &'static RankSpace {
 fn table() -> &'static Table<Vec<u8>> {
     static TABLE: OnceLock<Table<Vec<u8>>> = OnceLock::new();
     TABLE.get_or_init(|| Table::build(&State::goal(board()), BuildOptions::default()).unwrap())
-}
-
-/// An independent oracle: breadth-first search over `State`s in a hash map, no ranking.
-fn plain_bfs(goal: State) -> HashMap<State, u8> {
-    let mut seen = HashMap::from([(goal, 0u8)]);
-    let mut queue = VecDeque::from([goal]);
-    while let Some(state) = queue.pop_front() {
-        let d = seen[&state];
-        for (_, next) in state.successors() {
-            seen.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    seen
 }
 
 #[test]

@@ -3,40 +3,14 @@
 //! an entry): every small board, every 3x3 blank cell, 1 vs 2 threads, and damaged tables
 //! whose first bad entry must be the one a naive check finds.
 
-use std::collections::{HashMap, VecDeque};
+mod oracles;
+
+use oracles::{plain_bfs, SMALL_BOARDS};
 
 use npuzzle::bfs::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
 use npuzzle::table::format;
 use npuzzle::{Board, RankSpace, State, Table};
-
-/// Every board of at most 10 cells that the generator can rank, non-square ones both ways.
-const SMALL_BOARDS: [(usize, usize); 8] = [
-    (2, 2),
-    (2, 3),
-    (3, 2),
-    (2, 4),
-    (4, 2),
-    (3, 3),
-    (2, 5),
-    (5, 2),
-];
-
-/// Breadth-first search over `State`s in a hash map: the distance of every reachable state.
-fn plain_bfs(goal: State) -> HashMap<State, u8> {
-    let mut seen = HashMap::from([(goal, 0u8)]);
-    let mut queue = VecDeque::from([goal]);
-    while let Some(state) = queue.pop_front() {
-        let d = seen[&state];
-        for (_, next) in state.successors() {
-            seen.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    seen
-}
 
 fn on_threads(space: &RankSpace, goal: &State, threads: usize) -> Distances {
     distances(

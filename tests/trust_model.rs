@@ -4,42 +4,20 @@
 //! output; no shared, predictable fallback directory. The hostile-user cases run the binary as
 //! `nobody` when the tests run as root, so that ownership and modes bind.
 
+mod common;
 mod reseal;
 mod unprivileged;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use npuzzle::table::file::file_name;
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs `command` with `input` on stdin, failing (not hanging) after `limit`.
-fn finish_within(mut command: Command, input: &str, limit: Duration) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    }
-    let began = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if began.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("{command:?} did not finish within {limit:?}: it blocked");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn npuzzle(data_dir: &Path, args: &[&str]) -> Command {
@@ -190,7 +168,7 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
     for path in [&fifo, &link] {
         let mut check = npuzzle(dir.path(), &["check"]);
         check.arg(path);
-        let out = finish_within(check, "", limit);
+        let out = common::output_within(check, "", limit);
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert!(
             text(&out.stderr).contains("not a regular file"),
@@ -210,7 +188,7 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
                 .unwrap()
                 .success()),
         }
-        let out = finish_within(npuzzle(dir.path(), &["distance", "867254301"]), "", limit);
+        let out = common::output_within(npuzzle(dir.path(), &["distance", "867254301"]), "", limit);
         assert_eq!(text(&out.stdout), "31\n", "{place}: {}", text(&out.stderr));
         assert!(
             text(&out.stderr).contains("rebuilt"),
@@ -227,7 +205,7 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
             .status()
             .unwrap()
             .success());
-        let out = finish_within(npuzzle(dir.path(), &["batch", "-"]), "867254301\n", limit);
+        let out = common::output_within(npuzzle(dir.path(), &["batch", "-"]), "867254301\n", limit);
         assert_eq!(out.status.code(), Some(0), "{place}: {}", text(&out.stderr));
         assert!(
             text(&out.stdout).contains("867254301,123456780,31"),

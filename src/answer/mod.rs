@@ -418,27 +418,24 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<u8>, AnswerError> {
-        Oracle::same_board(start, goal)?;
-        if let Some(unsolvable) = self.unsolvable_before_opening(start, goal) {
-            return Ok(unsolvable);
-        }
-        if let Some(table) = self.table_for(goal, how)? {
-            let method = Method::Table {
-                goal: *table.goal(),
-            };
-            // Checked against the neighbours' entries: four more reads, and an entry edited
-            // behind valid checksums is refused rather than answered.
-            let value = self.read(table, table.distance_to_checked(start, goal))?;
-            return Ok(Answer::of(value.ok_or(NoAnswer::Unsolvable), method));
-        }
-        if let Choice::Search(algorithm) = how.choice {
-            if !algorithm.is_optimal() {
-                return Err(AnswerError::NotOptimal { algorithm });
+        match self.route(start, goal, how)? {
+            Route::Answered(answer) => Ok(answer),
+            Route::Table(table) => {
+                // Checked against the neighbours' entries: four more reads, and an entry
+                // edited behind valid checksums is refused rather than answered.
+                let value = self.read(table, table.distance_to_checked(start, goal))?;
+                Ok(Answer::of(
+                    value.ok_or(NoAnswer::Unsolvable),
+                    table_method(table),
+                ))
             }
+            Route::Search => match how.choice {
+                Choice::Search(algorithm) if !algorithm.is_optimal() => {
+                    Err(AnswerError::NotOptimal { algorithm })
+                }
+                _ => Ok(self.search(start, goal, how).map(|s| s.len() as u8)),
+            },
         }
-        Ok(self
-            .search(start, goal, how)
-            .map(|solution| solution.len() as u8))
     }
 
     /// An optimal solution from `start` to `goal` (or, with greedy search, a solution).
@@ -451,26 +448,35 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<Solution>, AnswerError> {
+        let table = match self.route(start, goal, how)? {
+            Route::Answered(answer) => return Ok(answer),
+            Route::Table(table) => table,
+            Route::Search => return Ok(self.search(start, goal, how)),
+        };
+        let value = self
+            .read(table, table.solve_to(start, goal))?
+            .ok_or(NoAnswer::Unsolvable);
+        let mut answer = Answer::of(value, table_method(table));
+        // A table's path costs the states along it and the neighbours read from them.
+        if let Ok(solution) = &answer.value {
+            let along = &solution.path()[..solution.len()];
+            answer.expanded = along.len() as u64;
+            answer.generated = along.iter().map(|s| s.successors().count() as u64).sum();
+        }
+        Ok(answer)
+    }
+
+    /// Where a question goes: answered already (an unsolvable pair, by parity, before a table
+    /// is opened for it), to a table, or to a search.
+    fn route<T>(&self, start: &State, goal: &State, how: How) -> Result<Route<'_, T>, AnswerError> {
         Oracle::same_board(start, goal)?;
         if let Some(unsolvable) = self.unsolvable_before_opening(start, goal) {
-            return Ok(unsolvable);
+            return Ok(Route::Answered(unsolvable));
         }
-        if let Some(table) = self.table_for(goal, how)? {
-            let method = Method::Table {
-                goal: *table.goal(),
-            };
-            let value = self
-                .read(table, table.solve_to(start, goal))?
-                .ok_or(NoAnswer::Unsolvable);
-            let mut answer = Answer::of(value, method);
-            if let Ok(solution) = &answer.value {
-                let along = &solution.path()[..solution.len()];
-                answer.expanded = along.len() as u64;
-                answer.generated = along.iter().map(|s| s.successors().count() as u64).sum();
-            }
-            return Ok(answer);
-        }
-        Ok(self.search(start, goal, how))
+        Ok(match self.table_for(goal, how)? {
+            Some(table) => Route::Table(table),
+            None => Route::Search,
+        })
     }
 
     /// An unsolvable pair's answer, decided by parity, when the goal's table is not open yet:
@@ -599,6 +605,23 @@ impl Oracle {
             generated: found.generated,
             elapsed: found.elapsed,
         })
+    }
+}
+
+/// Where [`Oracle::route`] sends a question.
+enum Route<'a, T> {
+    /// Answered without a table or a search.
+    Answered(Answer<T>),
+    /// From this table.
+    Table(&'a Table<TableBytes>),
+    /// By a search.
+    Search,
+}
+
+/// How an answer read from `table` was found.
+fn table_method(table: &Table<TableBytes>) -> Method {
+    Method::Table {
+        goal: *table.goal(),
     }
 }
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `npuzzle ARGS --data-dir DIR` with `input` on stdin and waits for it.
+#[allow(dead_code)] // not every test binary drives the binary this way
 pub fn run_with_stdin(args: &[&str], data_dir: &Path, input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
@@ -78,4 +79,34 @@ pub fn easiest_korf_instances(count: usize) -> Vec<KorfInstance> {
             optimal: r[17],
         })
         .collect()
+}
+
+/// Runs `command` with `input` on stdin and waits for it, failing the test (not hanging it)
+/// if it has not finished within `limit`: for the regressions where npuzzle once blocked.
+#[allow(dead_code)] // not every test binary guards against a hang
+pub fn output_within(mut command: Command, input: &str, limit: std::time::Duration) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let _ = child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes());
+    let began = std::time::Instant::now();
+    while child
+        .try_wait()
+        .expect("the child can be waited for")
+        .is_none()
+    {
+        if began.elapsed() > limit {
+            child.kill().expect("the child can be killed");
+            panic!("{command:?} did not finish within {limit:?}: it blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the binary finishes")
 }
