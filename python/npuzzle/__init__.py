@@ -17,7 +17,7 @@ uses another directory.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from ._npuzzle import (
     UNSOLVABLE as UNSOLVABLE,
@@ -40,6 +40,12 @@ from ._npuzzle import (
     verify as verify,
     verify_all as verify_all,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ._npuzzle import _StateLike
 
 __all__ = [
     "UNSOLVABLE",
@@ -64,13 +70,13 @@ __all__ = [
 
 
 def distances(
-    states: Any,
-    goal: Any = None,
+    states: npt.ArrayLike,
+    goal: Optional[_StateLike] = None,
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
-) -> Any:
+) -> npt.NDArray[np.uint8]:
     """The exact distance of every row of ``states`` to ``goal``, as a uint8 NumPy array.
 
     ``states`` is an array (or anything ``numpy.asarray`` takes) of shape ``(n, cells)``, one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pathlib
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
@@ -11,9 +12,31 @@ import numpy.typing as npt
 #: A state: a string as the CLI reads it ("123456780", "1 2 3 4 5 6 7 8 0",
 #: "1,2,3,4,5,6,7,8,0", "123/456/780", "_" or "." for the blank), a sequence of ints
 #: (row-major, 0 the blank), or a sequence of rows.
-StateLike = Union[str, Sequence[int], Sequence[Sequence[int]]]
+_StateLike = Union[str, Sequence[int], Sequence[Sequence[int]]]
 #: A solver's moves: "RRD", "r,r,d", "right right down", ["R", "R", "D"]; None: "no solution".
-MovesLike = Union[str, Sequence[str], None]
+_MovesLike = Union[str, Sequence[str], None]
+
+__all__ = [
+    "Instance",
+    "LimitReached",
+    "NpuzzleError",
+    "Solution",
+    "Table",
+    "TableError",
+    "UNSOLVABLE",
+    "UnsolvableError",
+    "Verdict",
+    "__version__",
+    "_distances",
+    "data_dir",
+    "distance",
+    "is_solvable",
+    "sample",
+    "solve",
+    "tiles",
+    "verify",
+    "verify_all",
+]
 
 __version__: str
 #: The value `distances` gives an unsolvable row.
@@ -109,16 +132,18 @@ class Instance:
 class Table:
     """The exact table serving one goal, opened (or built and saved) in a data directory."""
 
-    def __init__(
-        self,
-        goal: Optional[StateLike] = None,
+    def __new__(
+        cls,
+        goal: Optional[_StateLike] = None,
         *,
         board: Optional[str] = None,
         data_dir: Optional[Union[str, os.PathLike[str]]] = None,
-    ) -> None: ...
-    def distance(self, start: StateLike) -> int:
+    ) -> Table:
+        """Opens the table serving `goal` (default: the board's goal; `board` default 3x3),
+        building and saving it on first use, in `data_dir` (default: see `data_dir()`)."""
+    def distance(self, start: _StateLike) -> int:
         """The exact number of moves from `start` to the table's goal."""
-    def solve(self, start: StateLike) -> Solution:
+    def solve(self, start: _StateLike) -> Solution:
         """An optimal solution from `start` to the table's goal."""
     def histogram(self) -> List[int]:
         """How many states lie at each distance 0..max_depth from the goal."""
@@ -133,12 +158,12 @@ class Table:
     def states(self) -> int:
         """How many states can reach the goal (cells! / 2)."""
     @property
-    def data_dir(self) -> Optional[str]:
+    def data_dir(self) -> Optional[pathlib.Path]:
         """The directory the table was looked for in; None: built in memory."""
 
 def distance(
-    start: StateLike,
-    goal: Optional[StateLike] = None,
+    start: _StateLike,
+    goal: Optional[_StateLike] = None,
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
@@ -147,8 +172,8 @@ def distance(
     """The exact number of moves from `start` to `goal` (default: tiles in order, blank last)."""
 
 def solve(
-    start: StateLike,
-    goal: Optional[StateLike] = None,
+    start: _StateLike,
+    goal: Optional[_StateLike] = None,
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
@@ -157,17 +182,17 @@ def solve(
     """An optimal solution from `start` to `goal`."""
 
 def is_solvable(
-    start: StateLike, goal: Optional[StateLike] = None, *, board: Optional[str] = None
+    start: _StateLike, goal: Optional[_StateLike] = None, *, board: Optional[str] = None
 ) -> bool:
     """Whether `start` can reach `goal` (by parity, at once, on any board)."""
 
-def tiles(state: StateLike, *, board: Optional[str] = None) -> Tuple[int, ...]:
+def tiles(state: _StateLike, *, board: Optional[str] = None) -> Tuple[int, ...]:
     """The tiles of `state` row-major, 0 the blank."""
 
 def verify(
-    start: StateLike,
-    goal: Optional[StateLike],
-    moves: MovesLike,
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    moves: _MovesLike,
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
@@ -176,7 +201,7 @@ def verify(
     """Judges a solver's answer (`moves`, or None for "no solution")."""
 
 def verify_all(
-    answers: Iterable[Tuple[StateLike, Optional[StateLike], MovesLike]],
+    answers: Iterable[Tuple[_StateLike, Optional[_StateLike], _MovesLike]],
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
@@ -192,17 +217,17 @@ def sample(
     min_depth: Optional[int] = None,
     max_depth: Optional[int] = None,
     unsolvable: int = 0,
-    goal: Optional[StateLike] = None,
+    goal: Optional[_StateLike] = None,
     board: Optional[str] = None,
 ) -> List[Instance]:
     """Draws instances, reproducibly: the same as `npuzzle sample --seed SEED`."""
 
-def data_dir() -> Optional[str]:
+def data_dir() -> Optional[pathlib.Path]:
     """The module functions' data directory, or None (tables in memory)."""
 
 def _distances(
     states: npt.NDArray[np.uint8],
-    goal: Optional[StateLike] = None,
+    goal: Optional[_StateLike] = None,
     *,
     board: Optional[str] = None,
     limit: Optional[float] = None,
