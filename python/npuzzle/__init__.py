@@ -1,0 +1,105 @@
+"""Exact answers for sliding-tile puzzles: the 8-puzzle, the 15-puzzle and every board up to 5x5.
+
+Distances and optimal solutions come from exact tables on boards of at most 12 cells (the
+8-puzzle's table has every one of its 181,440 states; it is built in milliseconds on first use
+and saved), and from an optimal search (IDA* with linear conflict) on larger boards. The same
+library answers the ``npuzzle`` command line, so both always agree.
+
+States are written as the CLI reads them -- ``"123456780"``, ``"1 2 3 4 5 6 7 8 0"``,
+``"1,2,3,4,5,6,7,8,0"``, ``"123/456/780"``, with ``0``, ``_`` or ``.`` for the blank -- or
+given as a sequence of ints (row-major) or of rows. Moves name the direction the *blank*
+moves: ``U D L R``.
+
+Tables are kept in ``$NPUZZLE_DATA_DIR``, else ``$XDG_CACHE_HOME/npuzzle``, else
+``~/.cache/npuzzle``; with none of these they are built in memory. ``Table(data_dir=...)``
+uses another directory.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ._npuzzle import (
+    UNSOLVABLE as UNSOLVABLE,
+    Instance as Instance,
+    LimitReached as LimitReached,
+    NpuzzleError as NpuzzleError,
+    Solution as Solution,
+    Table as Table,
+    TableError as TableError,
+    UnsolvableError as UnsolvableError,
+    Verdict as Verdict,
+    __version__ as __version__,
+    _distances,
+    data_dir as data_dir,
+    distance as distance,
+    is_solvable as is_solvable,
+    sample as sample,
+    solve as solve,
+    tiles as tiles,
+    verify as verify,
+    verify_all as verify_all,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ._npuzzle import _StateLike
+
+__all__ = [
+    "UNSOLVABLE",
+    "Instance",
+    "LimitReached",
+    "NpuzzleError",
+    "Solution",
+    "Table",
+    "TableError",
+    "UnsolvableError",
+    "Verdict",
+    "data_dir",
+    "distance",
+    "distances",
+    "is_solvable",
+    "sample",
+    "solve",
+    "tiles",
+    "verify",
+    "verify_all",
+]
+
+
+def distances(
+    states: npt.ArrayLike,
+    goal: Optional[_StateLike] = None,
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> npt.NDArray[np.uint8]:
+    """The exact distance of every row of ``states`` to ``goal``, as a uint8 NumPy array.
+
+    ``states`` is an array (or anything ``numpy.asarray`` takes) of shape ``(n, cells)``, one
+    state per row, tiles row-major with 0 for the blank; the board is square from the number of
+    columns, else ``board="WxH"``. Unsolvable rows give ``UNSOLVABLE`` (255). The rows are
+    answered in parallel on every core with the GIL released.
+
+    Integer arrays of another dtype are converted when every value fits a byte (a copy): the
+    natural ``numpy.array([[1, 2, ...]])`` is int64. Raises ``TypeError`` for other dtypes or
+    shapes, ``ValueError`` naming the first malformed row, ``LimitReached`` when a search
+    (boards over 12 cells) reaches ``limit`` seconds or ``max_nodes`` for a row.
+    """
+    import numpy as np
+
+    array = np.asarray(states)
+    if array.ndim != 2:
+        raise TypeError(
+            f"distances expects an array of shape (n, cells), not one of shape {array.shape}"
+        )
+    if array.dtype != np.uint8:
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"distances expects an integer array (uint8), not {array.dtype}")
+        if array.size and (array.min() < 0 or array.max() > 255):
+            raise ValueError("distances: a value is not a tile number (0 to 255 fit a uint8)")
+        array = array.astype(np.uint8)
+    return _distances(array, goal, board=board, limit=limit, max_nodes=max_nodes)

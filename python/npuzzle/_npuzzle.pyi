@@ -1,0 +1,235 @@
+"""Type stubs of the native module ``npuzzle._npuzzle`` (re-exported by ``npuzzle``)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+#: A state: a string as the CLI reads it ("123456780", "1 2 3 4 5 6 7 8 0",
+#: "1,2,3,4,5,6,7,8,0", "123/456/780", "_" or "." for the blank), a sequence of ints
+#: (row-major, 0 the blank), or a sequence of rows.
+_StateLike = Union[str, Sequence[int], Sequence[Sequence[int]]]
+#: A solver's moves: "RRD", "r,r,d", "right right down", ["R", "R", "D"]; None: "no solution".
+_MovesLike = Union[str, Sequence[str], None]
+
+__all__ = [
+    "Instance",
+    "LimitReached",
+    "NpuzzleError",
+    "Solution",
+    "Table",
+    "TableError",
+    "UNSOLVABLE",
+    "UnsolvableError",
+    "Verdict",
+    "__version__",
+    "_distances",
+    "data_dir",
+    "distance",
+    "is_solvable",
+    "sample",
+    "solve",
+    "tiles",
+    "verify",
+    "verify_all",
+]
+
+__version__: str
+#: The value `distances` gives an unsolvable row.
+UNSOLVABLE: int
+
+class NpuzzleError(Exception):
+    """Base class of npuzzle's own exceptions."""
+
+class UnsolvableError(NpuzzleError):
+    """The start cannot reach the goal, so there is no distance or solution."""
+
+class LimitReached(NpuzzleError):
+    """A search reached its `limit` (seconds) or `max_nodes` before finding the answer."""
+
+class TableError(NpuzzleError):
+    """An exact table could not be opened or built, or is damaged."""
+
+@final
+class Solution:
+    """An optimal solution: the blank's moves and the states along them."""
+
+    @property
+    def moves(self) -> str:
+        """The blank's moves, one letter each (U, D, L, R)."""
+    @property
+    def states(self) -> List[str]:
+        """The states from the start to the goal (one more than the moves)."""
+    @property
+    def distance(self) -> int:
+        """The number of moves: the exact distance."""
+    @property
+    def method(self) -> str:
+        """How it was found: "table", or the search."""
+    @property
+    def expanded(self) -> int:
+        """Nodes expanded (for a table's path: the states along it)."""
+    @property
+    def generated(self) -> int:
+        """Successors generated (for a table's path: the neighbours read)."""
+    @property
+    def elapsed(self) -> float:
+        """Seconds spent searching (0.0 for a table answer)."""
+    def __len__(self) -> int: ...
+
+@final
+class Verdict:
+    """The verdict on one answer, with its details."""
+
+    @property
+    def name(self) -> str:
+        """optimal, correct-unsolvable, suboptimal, wrong-length, wrong-end, illegal-move,
+        false-unsolvable, false-solution, malformed or unverified."""
+    @property
+    def passed(self) -> bool:
+        """Whether the answer passes: optimal, or rightly unsolvable."""
+    @property
+    def detail(self) -> Optional[str]:
+        """What is wrong, in one line; None when it passes."""
+    @property
+    def exact(self) -> Optional[int]:
+        """The exact distance, where it was needed and known."""
+    @property
+    def solvable(self) -> Optional[bool]:
+        """Whether the pair has a solution; None when not needed or not found."""
+    @property
+    def by(self) -> Optional[int]:
+        """Moves longer than optimal (suboptimal only)."""
+    @property
+    def step(self) -> Optional[int]:
+        """The 1-based move at fault (illegal-move only)."""
+    @property
+    def method(self) -> str:
+        """How it was decided: "table", a search, or "parity and replay"."""
+
+@final
+class Instance:
+    """One drawn instance."""
+
+    @property
+    def start(self) -> str:
+        """The start, spelled as `npuzzle sample` writes it."""
+    @property
+    def goal(self) -> str:
+        """The goal, spelled as `npuzzle sample` writes it."""
+    @property
+    def solvable(self) -> bool:
+        """Whether the start can reach the goal."""
+    @property
+    def distance(self) -> Optional[int]:
+        """The exact distance; None when unsolvable or drawn without a table."""
+
+@final
+class Table:
+    """The exact table serving one goal, opened (or built and saved) in a data directory."""
+
+    def __new__(
+        cls,
+        goal: Optional[_StateLike] = None,
+        *,
+        board: Optional[str] = None,
+        data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    ) -> Table:
+        """Opens the table serving `goal` (default: the board's goal; `board` default 3x3),
+        building and saving it on first use, in `data_dir` (default: see `data_dir()`)."""
+    def distance(self, start: _StateLike) -> int:
+        """The exact number of moves from `start` to the table's goal."""
+    def solve(self, start: _StateLike) -> Solution:
+        """An optimal solution from `start` to the table's goal."""
+    def histogram(self) -> List[int]:
+        """How many states lie at each distance 0..max_depth from the goal."""
+    @property
+    def goal(self) -> str: ...
+    @property
+    def board(self) -> str:
+        """The board, as WxH."""
+    @property
+    def max_depth(self) -> int: ...
+    @property
+    def states(self) -> int:
+        """How many states can reach the goal (cells! / 2)."""
+    @property
+    def data_dir(self) -> Optional[pathlib.Path]:
+        """The directory the table was looked for in; None: built in memory."""
+
+def distance(
+    start: _StateLike,
+    goal: Optional[_StateLike] = None,
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> int:
+    """The exact number of moves from `start` to `goal` (default: tiles in order, blank last)."""
+
+def solve(
+    start: _StateLike,
+    goal: Optional[_StateLike] = None,
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Solution:
+    """An optimal solution from `start` to `goal`."""
+
+def is_solvable(
+    start: _StateLike, goal: Optional[_StateLike] = None, *, board: Optional[str] = None
+) -> bool:
+    """Whether `start` can reach `goal` (by parity, at once, on any board)."""
+
+def tiles(state: _StateLike, *, board: Optional[str] = None) -> Tuple[int, ...]:
+    """The tiles of `state` row-major, 0 the blank."""
+
+def verify(
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    moves: _MovesLike,
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Verdict:
+    """Judges a solver's answer (`moves`, or None for "no solution")."""
+
+def verify_all(
+    answers: Iterable[Tuple[_StateLike, Optional[_StateLike], _MovesLike]],
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> List[Verdict]:
+    """Judges many (start, goal, moves) answers at once, in parallel; verdicts in order."""
+
+def sample(
+    *,
+    count: int = 10,
+    seed: Optional[int] = None,
+    depth: Optional[int] = None,
+    min_depth: Optional[int] = None,
+    max_depth: Optional[int] = None,
+    unsolvable: int = 0,
+    goal: Optional[_StateLike] = None,
+    board: Optional[str] = None,
+) -> List[Instance]:
+    """Draws instances, reproducibly: the same as `npuzzle sample --seed SEED`."""
+
+def data_dir() -> Optional[pathlib.Path]:
+    """The module functions' data directory, or None (tables in memory)."""
+
+def _distances(
+    states: npt.NDArray[np.uint8],
+    goal: Optional[_StateLike] = None,
+    *,
+    board: Optional[str] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> npt.NDArray[np.uint8]: ...

@@ -1,0 +1,843 @@
+//! `npuzzle._npuzzle`: the Python extension of npuzzle.
+//!
+//! A thin shell over the library's answer layer ([`npuzzle::Oracle`]): read what Python gave
+//! (states as strings, sequences or nested rows; NumPy arrays), ask the oracle with the GIL
+//! released, and turn the answer into Python values or exceptions. No rule of the puzzle lives
+//! here; every message about a state, a board or a table is the library's.
+//!
+//! No Rust panic may reach Python (PyO3 would raise `PanicException`, which is not an
+//! `Exception` and reads as a crash): every input is validated before it reaches a library
+//! call that could panic on it, and durations, counts and shapes are checked here.
+
+mod convert;
+mod errors;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use rayon::prelude::*;
+
+use npuzzle::answer::{has_table, AnswerError, Exact, How, DEFAULT_BOARD};
+use npuzzle::sample::SampleOptions;
+use npuzzle::verify::{parse_moves, Claim, Policy, Verdict as LibVerdict};
+use npuzzle::{Board, Limits, NoAnswer, Oracle, State};
+
+use convert::{read_board, read_goal, read_state, state_from_row};
+use errors::{
+    answer_error, no_answer_error, LimitReached, NpuzzleError, TableError, UnsolvableError,
+};
+
+/// Unsolvable rows in the result of `distances` (no distance on any board reaches it).
+const UNSOLVABLE: u8 = u8::MAX;
+
+/// At most this many instances per `sample` call: a list is built in memory, and an absurd
+/// count must raise rather than abort the interpreter when the allocation fails.
+const MAX_SAMPLE: u64 = 1 << 24;
+
+// ---------------------------------------------------------------------------------------
+// The oracles and the data directory.
+
+/// The data directory when none is given: the CLI's rule without the checkout (a Python
+/// package is never run from one): `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
+/// `$HOME/.cache/npuzzle`; `None` (tables in memory) without any of them. Never a shared,
+/// predictable place such as the temporary directory (see ARCHITECTURE.md, "Trust model").
+fn default_data_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    var("NPUZZLE_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("npuzzle")))
+        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("npuzzle")))
+}
+
+/// An oracle whose tables live in `dir` (in memory for `None`). The library's notices (a
+/// damaged table rebuilt, a directory that cannot be used) become Python `RuntimeWarning`s,
+/// where a CLI would print them on stderr.
+fn oracle_for(dir: Option<PathBuf>) -> Oracle {
+    match dir {
+        Some(dir) => Oracle::new(npuzzle::answer::DataDir::new(dir).on_event(errors::warn_event)),
+        None => Oracle::in_memory(),
+    }
+}
+
+/// The module functions' oracle and its data directory, made on first use so that the
+/// environment is read then (a program may set `NPUZZLE_DATA_DIR` after `import npuzzle`).
+/// Tables stay open for the process, one per board and blank cell, as in one CLI run.
+fn default_oracle_and_dir() -> &'static (Arc<Oracle>, Option<PathBuf>) {
+    static ORACLE: OnceLock<(Arc<Oracle>, Option<PathBuf>)> = OnceLock::new();
+    ORACLE.get_or_init(|| {
+        let dir = default_data_dir();
+        (Arc::new(oracle_for(dir.clone())), dir)
+    })
+}
+
+fn default_oracle() -> &'static Arc<Oracle> {
+    &default_oracle_and_dir().0
+}
+
+/// The search limits from `limit` (seconds) and `max_nodes`.
+fn limits(limit: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
+    let max_time = limit
+        .map(|seconds| {
+            // `Duration::from_secs_f64` panics on negative, NaN and huge values.
+            Duration::try_from_secs_f64(seconds).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "limit must be a non-negative, finite number of seconds, not {seconds}"
+                ))
+            })
+        })
+        .transpose()?;
+    Ok(Limits {
+        max_expanded: max_nodes,
+        max_time,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Result objects.
+
+/// An optimal solution: the blank's moves and the states along them.
+#[pyclass(frozen, module = "npuzzle")]
+struct Solution {
+    /// The blank's moves, one letter each (`U`, `D`, `L`, `R`), e.g. `"RRD"`.
+    #[pyo3(get)]
+    moves: String,
+    /// Every state from the start to the goal (one more than the moves), as strings that
+    /// every function here reads back.
+    #[pyo3(get)]
+    states: Vec<String>,
+    /// How it was found: `"table"`, or the search (e.g. `"idastar with linear conflict"`).
+    #[pyo3(get)]
+    method: String,
+    /// Nodes expanded (for a table's path: the states along it).
+    #[pyo3(get)]
+    expanded: u64,
+    /// Successors generated (for a table's path: the neighbours read).
+    #[pyo3(get)]
+    generated: u64,
+    /// Seconds spent searching (0.0 for a table answer, which is not timed).
+    #[pyo3(get)]
+    elapsed: f64,
+}
+
+#[pymethods]
+impl Solution {
+    /// The number of moves: the exact distance.
+    #[getter]
+    fn distance(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(moves={:?}, distance={}, method={:?})",
+            self.moves,
+            self.moves.len(),
+            self.method
+        )
+    }
+}
+
+impl Solution {
+    fn from_answer(solution: npuzzle::Solution, rest: npuzzle::Answer<()>) -> Solution {
+        Solution {
+            moves: solution.moves_string(),
+            states: solution.path().iter().map(State::to_string).collect(),
+            method: rest.method.to_string(),
+            expanded: rest.expanded,
+            generated: rest.generated,
+            elapsed: rest.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+/// The verdict on one answer (see `verify`).
+#[pyclass(frozen, module = "npuzzle")]
+struct Verdict {
+    /// The verdict's stable name: `optimal`, `correct-unsolvable`, `suboptimal`,
+    /// `wrong-length`, `wrong-end`, `illegal-move`, `false-unsolvable`, `false-solution`,
+    /// `malformed` or `unverified` (the names of `npuzzle verify`).
+    #[pyo3(get)]
+    name: String,
+    /// Whether the answer passes: optimal, or rightly unsolvable.
+    #[pyo3(get)]
+    passed: bool,
+    /// What is wrong with the answer, in one line; `None` when it passes.
+    #[pyo3(get)]
+    detail: Option<String>,
+    /// The exact distance, where it was needed and known.
+    #[pyo3(get)]
+    exact: Option<u8>,
+    /// Whether the pair has a solution; `None` when that was not needed (an illegal move on a
+    /// board without a table, say) or the search for it gave up.
+    #[pyo3(get)]
+    solvable: Option<bool>,
+    /// How many moves longer than optimal (`suboptimal` only), else `None`.
+    #[pyo3(get)]
+    by: Option<u32>,
+    /// The 1-based move at fault (`illegal-move` only), else `None`.
+    #[pyo3(get)]
+    step: Option<usize>,
+    /// How it was decided: `"table"`, a search, or `"parity and replay"`.
+    #[pyo3(get)]
+    method: String,
+    text: String,
+}
+
+#[pymethods]
+impl Verdict {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Verdict({:?})", self.text)
+    }
+}
+
+impl Verdict {
+    fn new(verdict: &LibVerdict, exact: Exact, method: String) -> Verdict {
+        let (exact, solvable) = match exact {
+            Exact::Distance(d) => (Some(d), Some(true)),
+            Exact::Unsolvable => (None, Some(false)),
+            Exact::Unknown => (None, None),
+        };
+        Verdict {
+            name: verdict.name().to_string(),
+            passed: verdict.passes(Policy::OptimalOnly),
+            detail: verdict.detail(),
+            exact,
+            solvable,
+            by: match verdict {
+                LibVerdict::Suboptimal { by } => Some(*by),
+                _ => None,
+            },
+            step: match verdict {
+                LibVerdict::IllegalMove { step, .. } => Some(*step),
+                _ => None,
+            },
+            method,
+            text: verdict.to_string(),
+        }
+    }
+}
+
+/// One drawn instance (see `sample`).
+#[pyclass(frozen, module = "npuzzle")]
+struct Instance {
+    /// The start, spelled as `npuzzle sample` writes it.
+    #[pyo3(get)]
+    start: String,
+    /// The goal, spelled as `npuzzle sample` writes it.
+    #[pyo3(get)]
+    goal: String,
+    /// Whether the start can reach the goal.
+    #[pyo3(get)]
+    solvable: bool,
+    /// The exact distance: `None` for an unsolvable pair, and on boards without a table
+    /// (whose instances are drawn uniformly, distances unknown).
+    #[pyo3(get)]
+    distance: Option<u8>,
+}
+
+#[pymethods]
+impl Instance {
+    fn __repr__(&self) -> String {
+        let distance = self.distance.map_or("None".to_string(), |d| d.to_string());
+        format!(
+            "Instance(start={:?}, goal={:?}, solvable={}, distance={distance})",
+            self.start,
+            self.goal,
+            if self.solvable { "True" } else { "False" }
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Questions.
+
+/// The distance of `start` to `goal` on `oracle`, or the exception for no answer.
+fn ask_distance(
+    py: Python<'_>,
+    oracle: &Oracle,
+    start: State,
+    goal: State,
+    how: How,
+) -> PyResult<u8> {
+    let answer = py
+        .detach(|| oracle.distance(&start, &goal, how))
+        .map_err(answer_error)?;
+    let (value, rest) = answer.split();
+    value.map_err(|why| no_answer_error(why, &start, &goal, &rest))
+}
+
+fn ask_solve(
+    py: Python<'_>,
+    oracle: &Oracle,
+    start: State,
+    goal: State,
+    how: How,
+) -> PyResult<Solution> {
+    let answer = py
+        .detach(|| oracle.solve(&start, &goal, how))
+        .map_err(answer_error)?;
+    let (value, rest) = answer.split();
+    match value {
+        Ok(solution) => Ok(Solution::from_answer(solution, rest)),
+        Err(why) => Err(no_answer_error(why, &start, &goal, &rest)),
+    }
+}
+
+/// The exact number of moves from `start` to `goal` (default: tiles in order, blank last).
+/// From the exact table on boards of at most 12 cells, else by IDA* with linear conflict,
+/// with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
+#[pyfunction]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
+fn distance(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<u8> {
+    let start = read_state(start, read_board(board)?, "start")?;
+    let goal = read_goal(goal, start.board())?;
+    let how = How::within(limits(limit, max_nodes)?);
+    ask_distance(py, default_oracle(), start, goal, how)
+}
+
+/// An optimal solution from `start` to `goal`: a Solution with the moves and the states.
+/// Raises UnsolvableError, LimitReached, ValueError.
+#[pyfunction]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
+fn solve(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Solution> {
+    let start = read_state(start, read_board(board)?, "start")?;
+    let goal = read_goal(goal, start.board())?;
+    let how = How::within(limits(limit, max_nodes)?);
+    ask_solve(py, default_oracle(), start, goal, how)
+}
+
+/// Whether `start` can reach `goal`: decided by parity, on any board, at once.
+#[pyfunction]
+#[pyo3(signature = (start, goal=None, *, board=None))]
+fn is_solvable(
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+) -> PyResult<bool> {
+    let start = read_state(start, read_board(board)?, "start")?;
+    let goal = read_goal(goal, start.board())?;
+    Ok(start.can_reach(&goal))
+}
+
+/// The tiles of `state` row-major (0 the blank), read from any accepted spelling. Raises
+/// ValueError for a malformed state.
+#[pyfunction]
+#[pyo3(signature = (state, *, board=None))]
+fn tiles<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    board: Option<&str>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let state = read_state(state, read_board(board)?, "state")?;
+    PyTuple::new(py, state.cells())
+}
+
+/// What a solver answered: its moves, or that there is no solution.
+fn read_claim(moves: &Bound<'_, PyAny>) -> PyResult<Result<Claim, LibVerdict>> {
+    if moves.is_none() {
+        return Ok(Ok(Claim::unsolvable()));
+    }
+    let text = convert::read_moves_text(moves)?;
+    Ok(match parse_moves(&text) {
+        Ok(parsed) => Ok(Claim::moves(parsed)),
+        // An answer that cannot be read is the solver's fault: a verdict, not an exception.
+        Err(e) => Err(LibVerdict::malformed(e.to_string())),
+    })
+}
+
+/// One answer to judge: the pair and the claim (or the verdict of an unreadable claim).
+struct Question {
+    start: State,
+    goal: State,
+    claim: Result<Claim, LibVerdict>,
+}
+
+fn judge(oracle: &Oracle, question: &Question, how: How) -> Result<Verdict, AnswerError> {
+    match &question.claim {
+        Err(malformed) => Ok(Verdict::new(
+            malformed,
+            Exact::Unknown,
+            "parity and replay".into(),
+        )),
+        Ok(claim) => {
+            let answer = oracle.judge(&question.start, &question.goal, claim, how)?;
+            let method = answer.method.to_string();
+            // `judge` always has a value: a search that gives up is an `unverified` verdict.
+            Ok(match answer.value {
+                Ok(judged) => Verdict::new(&judged.verdict, judged.exact, method),
+                Err(_) => Verdict::new(
+                    &LibVerdict::Unverified {
+                        why: "no verdict".into(),
+                    },
+                    Exact::Unknown,
+                    method,
+                ),
+            })
+        }
+    }
+}
+
+/// Judges a solver's answer for `start` -> `goal` (None: the default goal): `moves` is a move
+/// string in any form `npuzzle verify` reads ("RRD", "r,r,d", "right right down"), a sequence
+/// of moves (["R", "R", "D"]), or None for "there is no solution". Returns a Verdict.
+#[pyfunction]
+#[pyo3(signature = (start, goal, moves, *, board=None, limit=None, max_nodes=None))]
+fn verify(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    moves: &Bound<'_, PyAny>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Verdict> {
+    let start = read_state(start, read_board(board)?, "start")?;
+    let goal = read_goal(goal, start.board())?;
+    let question = Question {
+        start,
+        goal,
+        claim: read_claim(moves)?,
+    };
+    let how = How::within(limits(limit, max_nodes)?);
+    let oracle = default_oracle();
+    py.detach(|| judge(oracle, &question, how))
+        .map_err(answer_error)
+}
+
+/// Judges many answers at once, in parallel with the GIL released: `answers` is an iterable
+/// of (start, goal, moves) triples as `verify` takes them; returns the Verdicts in order.
+/// `limit` and `max_nodes` apply to each answer's search.
+#[pyfunction]
+#[pyo3(signature = (answers, *, board=None, limit=None, max_nodes=None))]
+fn verify_all(
+    py: Python<'_>,
+    answers: &Bound<'_, PyAny>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Vec<Verdict>> {
+    let board = read_board(board)?;
+    let how = How::within(limits(limit, max_nodes)?);
+    let mut questions = Vec::new();
+    for (index, item) in answers.try_iter()?.enumerate() {
+        let item = item?;
+        let at = |e: PyErr| convert::prefix_error(py, e, &format!("answer {index}: "));
+        let fields: Vec<Bound<'_, PyAny>> = item
+            .try_iter()
+            .and_then(|it| it.collect::<PyResult<_>>())
+            .map_err(|_| PyTypeError::new_err("each answer must be a (start, goal, moves) triple"))
+            .map_err(at)?;
+        let [start, goal, moves] = fields.as_slice() else {
+            return Err(at(PyValueError::new_err(format!(
+                "each answer must be a (start, goal, moves) triple, not {} items",
+                fields.len()
+            ))));
+        };
+        let start = read_state(start, board, "start").map_err(at)?;
+        let goal = read_goal((!goal.is_none()).then_some(goal), start.board()).map_err(at)?;
+        let claim = read_claim(moves).map_err(at)?;
+        questions.push(Question { start, goal, claim });
+    }
+    let oracle = default_oracle();
+    let verdicts: Vec<Result<Verdict, AnswerError>> = py.detach(|| {
+        questions
+            .par_iter()
+            .map(|q| judge(oracle, q, how))
+            .collect()
+    });
+    verdicts
+        .into_iter()
+        .enumerate()
+        .map(|(index, v)| {
+            v.map_err(|e| convert::prefix_error(py, answer_error(e), &format!("answer {index}: ")))
+        })
+        .collect()
+}
+
+/// Draws test instances, reproducibly: the same seed and options give the same instances as
+/// `npuzzle sample --seed SEED`. Without a seed a fresh one is drawn (not reproducible).
+#[pyfunction]
+#[pyo3(signature = (*, count=10, seed=None, depth=None, min_depth=None, max_depth=None, unsolvable=0, goal=None, board=None))]
+#[allow(clippy::too_many_arguments)]
+fn sample(
+    py: Python<'_>,
+    count: u64,
+    seed: Option<u64>,
+    depth: Option<u8>,
+    min_depth: Option<u8>,
+    max_depth: Option<u8>,
+    unsolvable: u64,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+) -> PyResult<Vec<Instance>> {
+    if count > MAX_SAMPLE {
+        return Err(PyValueError::new_err(format!(
+            "count {count} is more than {MAX_SAMPLE} instances per call: draw in several calls with other seeds"
+        )));
+    }
+    let board = read_board(board)?;
+    let goal = match goal {
+        Some(goal) => read_state(goal, board, "goal")?,
+        None => State::goal(board.unwrap_or(DEFAULT_BOARD)),
+    };
+    let depths = match (depth, min_depth, max_depth) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err(PyValueError::new_err(
+                "depth cannot be given together with min_depth or max_depth",
+            ))
+        }
+        (Some(depth), None, None) => depth..=depth,
+        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
+    };
+    let options = SampleOptions {
+        count,
+        depths,
+        unsolvable,
+    };
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let oracle = default_oracle();
+    let drawn = py
+        .detach(|| {
+            oracle
+                .sample(&goal, &options, seed)
+                .map(|draws| draws.collect::<Vec<_>>())
+        })
+        .map_err(answer_error)?;
+    Ok(drawn
+        .into_iter()
+        .map(|i| Instance {
+            start: i.start.to_string(),
+            goal: i.goal.to_string(),
+            solvable: i.solvable,
+            distance: i.distance,
+        })
+        .collect())
+}
+
+/// A seed for a call without one: the clock mixed with the process id (as the CLI does).
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    npuzzle::rng::SplitMix64::new(nanos ^ (u64::from(std::process::id()) << 32)).next_u64()
+}
+
+/// The native half of `npuzzle.distances`, which converts the input to a uint8 array first:
+/// `states` must be a 2-D uint8 NumPy array, one state per row.
+#[pyfunction]
+#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None))]
+fn _distances<'py>(
+    py: Python<'py>,
+    states: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let untyped = states.cast::<PyUntypedArray>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "distances expects a NumPy array of shape (n, cells), not {}",
+            convert::type_name(states)
+        ))
+    })?;
+    let Ok(array) = states.cast::<PyArray2<u8>>() else {
+        return Err(PyTypeError::new_err(format!(
+            "distances expects a 2-D uint8 array of shape (n, cells), not a {}-D array of {}",
+            untyped.ndim(),
+            untyped.dtype()
+        )));
+    };
+    let [rows, cells] = [array.shape()[0], array.shape()[1]];
+    let board = match read_board(board)? {
+        Some(board) if board.cells() == cells => board,
+        Some(board) => {
+            return Err(PyValueError::new_err(format!(
+                "the array has {cells} columns, but a {board} board has {} cells",
+                board.cells()
+            )))
+        }
+        None => Board::square_with_cells(cells).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{cells} columns do not make a square board (4, 9, 16 or 25 cells): pass board=\"WxH\""
+            ))
+        })?,
+    };
+    let goal = read_goal(goal, board)?;
+    let how = How::within(limits(limit, max_nodes)?);
+    // A copy taken while holding the GIL: once it is released, another Python thread may
+    // write to the array, and the workers must read bytes nobody changes. One memcpy, small
+    // next to the lookups.
+    let readonly = array.try_readonly()?;
+    // `as_slice` also accepts a Fortran-ordered array (column-major memory): only a C-ordered
+    // one is copied whole; any other is read in row-major order, element by element.
+    let input: Vec<u8> = match readonly.as_slice() {
+        Ok(slice) if array.is_c_contiguous() => slice.to_vec(),
+        _ => readonly.as_array().iter().copied().collect(),
+    };
+    drop(readonly);
+    let oracle = default_oracle();
+    let result = py.detach(|| distances_of(oracle, &input, rows, board, &goal, how));
+    match result {
+        Ok(out) => Ok(PyArray1::from_vec(py, out)),
+        Err(failure) => Err(failure.into_err()),
+    }
+}
+
+/// Why `distances` failed: the first failing row and what went wrong there.
+struct RowFailure {
+    row: usize,
+    error: errors::Deferred,
+}
+
+impl RowFailure {
+    fn into_err(self) -> PyErr {
+        self.error.into_err(&format!("row {}: ", self.row))
+    }
+}
+
+/// The distance of each row of `input` (`rows` states of `board`, row-major) to `goal`, in
+/// parallel; unsolvable rows are [`UNSOLVABLE`]. The first failing row (lowest index) is
+/// reported, whatever the thread count.
+fn distances_of(
+    oracle: &Oracle,
+    input: &[u8],
+    rows: usize,
+    board: Board,
+    goal: &State,
+    how: How,
+) -> Result<Vec<u8>, RowFailure> {
+    let cells = board.cells();
+    let mut out = vec![0u8; rows];
+    if rows == 0 {
+        return Ok(out);
+    }
+    // Opened (or built) here, once, before the workers ask: a failure is reported for the
+    // whole call, and no worker waits on a build.
+    oracle.table(goal).map_err(|e| RowFailure {
+        row: 0,
+        error: errors::Deferred::from_answer(e),
+    })?;
+    let first_failure: Mutex<Option<RowFailure>> = Mutex::new(None);
+    out.par_iter_mut()
+        .zip(input.par_chunks_exact(cells))
+        .enumerate()
+        .with_min_len(1024)
+        .for_each(|(row, (slot, tiles))| {
+            let answer = state_from_row(tiles, board)
+                .map_err(errors::Deferred::Value)
+                .and_then(|start| {
+                    oracle
+                        .distance(&start, goal, how)
+                        .map_err(errors::Deferred::from_answer)
+                        .and_then(|answer| {
+                            let (value, rest) = answer.split();
+                            match value {
+                                Ok(d) => Ok(d),
+                                Err(NoAnswer::Unsolvable) => Ok(UNSOLVABLE),
+                                Err(why) => {
+                                    Err(errors::Deferred::no_answer(why, &start, goal, &rest))
+                                }
+                            }
+                        })
+                });
+            match answer {
+                Ok(d) => *slot = d,
+                Err(error) => {
+                    let mut first = first_failure.lock().unwrap_or_else(|e| e.into_inner());
+                    if first.as_ref().is_none_or(|f| row < f.row) {
+                        *first = Some(RowFailure { row, error });
+                    }
+                }
+            }
+        });
+    match first_failure
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        Some(failure) => Err(failure),
+        None => Ok(out),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Table.
+
+/// The exact table serving one goal, opened (or built and saved) in a data directory.
+#[pyclass(frozen, module = "npuzzle")]
+struct Table {
+    oracle: Arc<Oracle>,
+    goal: State,
+    data_dir: Option<PathBuf>,
+}
+
+#[pymethods]
+impl Table {
+    /// Opens the table serving `goal` (default: the board's goal, on `board`, default 3x3),
+    /// building and saving it on first use. `data_dir` defaults to `$NPUZZLE_DATA_DIR`, else
+    /// `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`, else memory.
+    #[new]
+    #[pyo3(signature = (goal=None, *, board=None, data_dir=None))]
+    fn new(
+        py: Python<'_>,
+        goal: Option<&Bound<'_, PyAny>>,
+        board: Option<&str>,
+        data_dir: Option<PathBuf>,
+    ) -> PyResult<Table> {
+        let board = read_board(board)?;
+        let goal = match goal {
+            Some(goal) => read_state(goal, board, "goal")?,
+            None => State::goal(board.unwrap_or(DEFAULT_BOARD)),
+        };
+        if !has_table(goal.board()) {
+            return Err(PyValueError::new_err(
+                AnswerError::NoTable {
+                    board: goal.board(),
+                }
+                .to_string(),
+            ));
+        }
+        let (oracle, data_dir) = match data_dir {
+            Some(dir) => (Arc::new(oracle_for(Some(dir.clone()))), Some(dir)),
+            None => (
+                Arc::clone(default_oracle()),
+                default_oracle_and_dir().1.clone(),
+            ),
+        };
+        py.detach(|| oracle.table(&goal).map(|_| ()))
+            .map_err(answer_error)?;
+        Ok(Table {
+            oracle,
+            goal,
+            data_dir,
+        })
+    }
+
+    /// The exact number of moves from `start` to this table's goal.
+    fn distance(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let start = read_state(start, Some(self.goal.board()), "start")?;
+        ask_distance(py, &self.oracle, start, self.goal, How::table())
+    }
+
+    /// An optimal solution from `start` to this table's goal.
+    fn solve(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<Solution> {
+        let start = read_state(start, Some(self.goal.board()), "start")?;
+        ask_solve(py, &self.oracle, start, self.goal, How::table())
+    }
+
+    /// How many states lie at each distance 0, 1, ..., max_depth from the goal.
+    fn histogram(&self) -> PyResult<Vec<u64>> {
+        Ok(self.header()?.counts.clone())
+    }
+
+    /// The goal, as a string every function here reads back.
+    #[getter]
+    fn goal(&self) -> String {
+        self.goal.to_string()
+    }
+
+    /// The board, as `WxH`.
+    #[getter]
+    fn board(&self) -> String {
+        self.goal.board().to_string()
+    }
+
+    /// The largest distance of any state from the goal.
+    #[getter]
+    fn max_depth(&self) -> PyResult<u8> {
+        Ok(self.header()?.max_depth)
+    }
+
+    /// How many states can reach the goal (the table's entries: cells! / 2).
+    #[getter]
+    fn states(&self) -> PyResult<u64> {
+        Ok(self.header()?.entries)
+    }
+
+    /// The data directory the table was looked for in; `None`: built in memory.
+    #[getter]
+    fn data_dir(&self) -> Option<PathBuf> {
+        self.data_dir.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Table(goal={:?}, board={:?})",
+            self.goal.to_string(),
+            self.goal.board().to_string()
+        )
+    }
+}
+
+impl Table {
+    fn header(&self) -> PyResult<&npuzzle::Header> {
+        // Opened in `new`; asked again so that the oracle stays the only owner of tables.
+        match self.oracle.table(&self.goal).map_err(answer_error)? {
+            Some(table) => Ok(table.header()),
+            None => Err(TableError::new_err("the table is not open")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The module.
+
+/// Exact answers for sliding-tile puzzles (the native part of the `npuzzle` package).
+#[pymodule]
+fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("NpuzzleError", py.get_type::<NpuzzleError>())?;
+    m.add("UnsolvableError", py.get_type::<UnsolvableError>())?;
+    m.add("LimitReached", py.get_type::<LimitReached>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add("UNSOLVABLE", UNSOLVABLE)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Solution>()?;
+    m.add_class::<Verdict>()?;
+    m.add_class::<Instance>()?;
+    m.add_class::<Table>()?;
+    m.add_function(wrap_pyfunction!(distance, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_all, m)?)?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    m.add_function(wrap_pyfunction!(_distances, m)?)?;
+    m.add_function(wrap_pyfunction!(data_dir, m)?)?;
+    Ok(())
+}
+
+/// The data directory the module functions use (fixed at their first question:
+/// `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`), or `None`:
+/// tables are built in memory.
+#[pyfunction]
+fn data_dir() -> Option<PathBuf> {
+    default_oracle_and_dir().1.clone()
+}
