@@ -315,3 +315,35 @@ fn a_body_whose_histogram_differs_from_the_header_is_refused_even_with_valid_che
         "{error}"
     );
 }
+
+#[test]
+fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_the_table() {
+    let space = npuzzle::RankSpace::new(Board::THREE_BY_THREE).unwrap();
+    let near: State = "123456708".parse().unwrap();
+    let far: State = "123456078".parse().unwrap();
+    let mut edited = bytes().to_vec();
+    let len = header_len();
+    edited.swap(
+        len + space.index(&near) as usize,
+        len + space.index(&far) as usize,
+    );
+    reseal::reseal_body(&mut edited);
+    let table = Table::from_bytes(&edited[..]).expect("checksums and histogram pass");
+    assert!(matches!(
+        table.distance_checked(&near),
+        Err(npuzzle::TableError::Inconsistent { .. })
+    ));
+    assert!(table.verify_deep().is_err());
+    assert!(
+        table.distance_checked(&near).is_err(),
+        "a failed deep check must not switch the neighbour checks off"
+    );
+    let valid = Table::from_bytes(bytes()).unwrap();
+    valid.verify_deep().unwrap();
+    for state in [near, far, "867254301".parse().unwrap()] {
+        assert_eq!(
+            valid.distance_checked(&state).unwrap(),
+            valid.distance(&state).unwrap()
+        );
+    }
+}

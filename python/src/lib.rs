@@ -625,6 +625,9 @@ impl RowFailure {
 /// The distance of each row of `input` (`rows` states of `board`, row-major) to `goal`, in
 /// parallel; unsolvable rows are [`UNSOLVABLE`]. The first failing row (lowest index) is
 /// reported, whatever the thread count.
+/// Calls of [`distances_of`] with at least this many rows check the goal's table deeply first.
+const DEEP_CHECK_ROWS: usize = 100_000;
+
 fn distances_of(
     oracle: &Oracle,
     input: &[u8],
@@ -644,6 +647,14 @@ fn distances_of(
         row: 0,
         error: errors::Deferred::from_answer(e),
     })?;
+    // Many rows: check the table deeply once (milliseconds on 3x3), and every row then reads
+    // one entry instead of checking it against its neighbours.
+    if rows >= DEEP_CHECK_ROWS {
+        oracle.check_table(goal).map_err(|e| RowFailure {
+            row: 0,
+            error: errors::Deferred::from_answer(e),
+        })?;
+    }
     let first_failure: Mutex<Option<RowFailure>> = Mutex::new(None);
     out.par_iter_mut()
         .zip(input.par_chunks_exact(cells))

@@ -52,6 +52,9 @@ struct BlockChecks {
     /// Set once every block is good: the common case then costs one load of a flag that
     /// sits beside the header, not a read of the block's state.
     all_good: AtomicBool,
+    /// Set once every entry was found to agree with its neighbours' ([`Table::verify_deep`]):
+    /// a checked read then needs no neighbours.
+    all_consistent: AtomicBool,
 }
 
 const UNCHECKED: u8 = 0;
@@ -63,6 +66,7 @@ impl BlockChecks {
         BlockChecks {
             blocks: (0..blocks).map(|_| AtomicU8::new(state)).collect(),
             all_good: AtomicBool::new(state == GOOD),
+            all_consistent: AtomicBool::new(false),
         }
     }
 
@@ -314,6 +318,10 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         };
         let d = self.entry(full >> 1)?;
+        if self.checks.all_consistent.load(Ordering::Relaxed) {
+            // The whole table was checked deeply: every entry agrees with its neighbours.
+            return Ok(Some(d));
+        }
         let mut closer = false;
         let mut too_close = false;
         let mut damage = None;
@@ -340,14 +348,18 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Checks the whole table deeply: the body ([`Table::verify_body`]) and every entry
     /// against its neighbours ([`Table::first_inconsistent_entry`]). A build runs it on its
-    /// own output before saving it.
+    /// own output before saving it; afterwards [`Table::distance_checked`] reads one entry,
+    /// not five (worth it before millions of questions: 2 ms for 3x3, seconds for 12 cells).
     ///
     /// # Errors
     /// [`TableError::Damaged`] or [`TableError::Inconsistent`] naming the first bad state.
     pub fn verify_deep(&self) -> Result<(), TableError> {
         self.entries()?;
         match self.first_inconsistent_entry() {
-            None => Ok(()),
+            None => {
+                self.checks.all_consistent.store(true, Ordering::Relaxed);
+                Ok(())
+            }
             Some(index) => Err(TableError::Inconsistent {
                 goal: self.header.goal,
                 state: self.space.unrank(index, self.goal_class),
