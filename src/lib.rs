@@ -60,6 +60,7 @@ pub mod answer;
 pub mod bfs;
 pub mod board;
 pub mod heuristic;
+pub mod pattern;
 pub mod rank;
 pub mod rng;
 pub mod sample;

@@ -107,7 +107,11 @@ impl TableFileError {
 /// The file name of the table for `goal`, for example `3x3-123456780.npt`.
 pub fn file_name(goal: &State) -> String {
     let cells: Vec<String> = goal.cells().iter().map(|t| t.to_string()).collect();
-    let sep = if goal.board().has_single_digit_tiles() { "" } else { "-" };
+    let sep = if goal.board().has_single_digit_tiles() {
+        ""
+    } else {
+        "-"
+    };
     format!("{}-{}.npt", goal.board(), cells.join(sep))
 }
 
