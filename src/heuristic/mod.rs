@@ -111,10 +111,16 @@ pub enum HeuristicKind {
     /// Manhattan plus two moves per tile that must leave its line to let another pass
     /// ([`LinearConflict`]).
     LinearConflict,
+    /// Additive pattern databases ([`PatternHeuristic`]), named `pdb`. Not in
+    /// [`HeuristicKind::ALL`]: they must be built first (seconds to minutes), so they come
+    /// through the answer layer ([`crate::Oracle`], which keeps them) or
+    /// [`crate::search::run_with`]; [`crate::search::run`] builds the 4x4 6-6-3 databases in
+    /// memory for a goal with the blank in a corner and uses linear conflict elsewhere.
+    PatternDatabase,
 }
 
 impl HeuristicKind {
-    /// Every heuristic, weakest first.
+    /// Every heuristic built from the goal alone, weakest first.
     pub const ALL: [HeuristicKind; 3] = [
         HeuristicKind::Misplaced,
         HeuristicKind::Manhattan,
@@ -127,6 +133,7 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::PatternDatabase => "pdb",
         }
     }
 }
@@ -139,7 +146,7 @@ impl fmt::Display for HeuristicKind {
 
 /// A name that is not one of [`HeuristicKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown heuristic `{0}`: expected misplaced, manhattan or linear-conflict")]
+#[error("unknown heuristic `{0}`: expected misplaced, manhattan, linear-conflict or pdb")]
 pub struct UnknownHeuristic(pub String);
 
 impl FromStr for HeuristicKind {
@@ -148,6 +155,7 @@ impl FromStr for HeuristicKind {
     fn from_str(text: &str) -> Result<HeuristicKind, UnknownHeuristic> {
         HeuristicKind::ALL
             .into_iter()
+            .chain([HeuristicKind::PatternDatabase])
             .find(|kind| kind.name() == text.trim())
             .ok_or_else(|| UnknownHeuristic(text.to_string()))
     }
@@ -169,12 +177,13 @@ pub enum AnyHeuristic {
 }
 
 impl AnyHeuristic {
-    /// The heuristic `kind` for `goal`.
+    /// The heuristic `kind` for `goal`. [`HeuristicKind::PatternDatabase`] needs databases,
+    /// which this type does not hold: it gives linear conflict (use [`PatternHeuristic`]).
     pub fn new(kind: HeuristicKind, goal: &State) -> AnyHeuristic {
         match kind {
             HeuristicKind::Misplaced => AnyHeuristic::Misplaced(Misplaced::new(goal)),
             HeuristicKind::Manhattan => AnyHeuristic::Manhattan(Manhattan::new(goal)),
-            HeuristicKind::LinearConflict => {
+            HeuristicKind::LinearConflict | HeuristicKind::PatternDatabase => {
                 AnyHeuristic::LinearConflict(LinearConflict::new(goal))
             }
         }
@@ -284,7 +293,10 @@ mod tests {
 
     #[test]
     fn names_read_back() {
-        for kind in HeuristicKind::ALL {
+        for kind in HeuristicKind::ALL
+            .into_iter()
+            .chain([HeuristicKind::PatternDatabase])
+        {
             assert_eq!(kind.name().parse::<HeuristicKind>(), Ok(kind));
         }
         assert!("euclid".parse::<HeuristicKind>().is_err());

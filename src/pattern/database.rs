@@ -5,7 +5,6 @@ use std::ops::ControlFlow;
 
 use super::generate::{self, Cancelled, Progress};
 use super::space::PatternSpace;
-use crate::board::MAX_CELLS;
 use crate::state::State;
 use crate::table::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
 
@@ -29,7 +28,7 @@ pub struct PatternDatabase<D> {
     header: Header,
     space: PatternSpace,
     /// `manhattan[i][cell]`: pattern tile `i`'s Manhattan distance from `cell` to its goal cell.
-    manhattan: Vec<[u8; MAX_CELLS]>,
+    manhattan: Vec<[u8; 32]>,
 }
 
 impl<D> std::fmt::Debug for PatternDatabase<D> {
@@ -55,18 +54,20 @@ impl PatternDatabase<Vec<u8>> {
         progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     ) -> Result<PatternDatabase<Vec<u8>>, BuildError> {
         let space = PatternSpace::new(goal.board(), tiles)?;
-        if space.tiles().len() + 2 > goal.board().cells() {
+        let free = goal.board().cells() - space.tiles().len();
+        if !(2..=21).contains(&free) {
             // With one free cell (the blank's) the tiles are the whole puzzle: that is an
-            // exact table's job.
+            // exact table's job. More than 21 free cells do not fit the generator's words
+            // (three masks in 64 bits); such small patterns are weaker than Manhattan
+            // distance plus linear conflict anyway.
             return Err(BuildError::TooManyTiles {
                 tiles: space.tiles().len(),
                 cells: goal.board().cells(),
             });
         }
-        let mut values = generate::values(&space, goal, progress)?;
-        to_codes(&space, goal, &mut values);
-        let data = format::encode_pattern_database(goal, space.mask(), &values);
-        drop(values);
+        let codes = generate::codes(&space, goal, progress)?;
+        let data = format::encode_pattern_database(goal, space.mask(), &codes);
+        drop(codes);
         let header = format::decode_header(&data).expect("an encoded header decodes");
         Ok(PatternDatabase::with_header(data, header, space))
     }
@@ -79,8 +80,8 @@ pub enum BuildError {
     /// Not a pattern of the board.
     #[error(transparent)]
     Pattern(#[from] super::space::PatternError),
-    /// A pattern must leave at least two cells free.
-    #[error("a pattern of {tiles} tiles on {cells} cells leaves fewer than two cells free")]
+    /// A pattern must leave between 2 and 21 cells free.
+    #[error("a pattern of {tiles} tiles on {cells} cells must leave between 2 and 21 cells free")]
     TooManyTiles {
         /// Tiles in the pattern.
         tiles: usize,
@@ -90,45 +91,6 @@ pub enum BuildError {
     /// Cancelled through the progress hook.
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
-}
-
-/// Replaces each value by its code: `(value - manhattan) / 2`.
-fn to_codes(space: &PatternSpace, goal: &State, values: &mut [u8]) {
-    use rayon::prelude::*;
-    let manhattan = manhattan_rows(space, goal);
-    let k = space.tiles().len();
-    values
-        .par_chunks_mut(1 << 14)
-        .enumerate()
-        .for_each(|(chunk, values)| {
-            let mut cells = [0u8; 32];
-            for (j, value) in values.iter_mut().enumerate() {
-                space.unrank(((chunk << 14) + j) as u32, &mut cells);
-                let md: u8 = (0..k).map(|i| manhattan[i][cells[i] as usize]).sum();
-                // Unreached placements hold 0 (see `generate::values`): their code is 0 too.
-                *value = value.saturating_sub(md) / 2;
-            }
-        });
-}
-
-fn manhattan_rows(space: &PatternSpace, goal: &State) -> Vec<[u8; MAX_CELLS]> {
-    let w = goal.board().width();
-    space
-        .tiles()
-        .iter()
-        .map(|&tile| {
-            let home = goal
-                .cells()
-                .iter()
-                .position(|&t| t == tile)
-                .expect("a tile");
-            let mut row = [0u8; MAX_CELLS];
-            for (cell, d) in row.iter_mut().enumerate().take(goal.board().cells()) {
-                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
-            }
-            row
-        })
-        .collect()
 }
 
 impl<D: AsRef<[u8]>> PatternDatabase<D> {
@@ -155,7 +117,7 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
     }
 
     fn with_header(data: D, header: Header, space: PatternSpace) -> PatternDatabase<D> {
-        let manhattan = manhattan_rows(&space, &header.goal);
+        let manhattan = generate::manhattan(&space, &header.goal);
         PatternDatabase {
             data,
             header,

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Rel
 
 use rayon::prelude::*;
 
-use super::space::PatternSpace;
+use super::space::{count_cells, PatternSpace};
 use crate::state::State;
 
 /// What the generator reports after each layer.
@@ -158,7 +158,7 @@ fn extract(cells: u32, free: u32) -> u32 {
     let mut rest = cells;
     while rest != 0 {
         let c = rest.trailing_zeros();
-        out |= 1 << (free & ((1u32 << c) - 1)).count_ones();
+        out |= 1 << count_cells(free & ((1u32 << c) - 1));
         rest &= rest - 1;
     }
     out
@@ -181,11 +181,14 @@ fn deposit(bits: u32, free: u32) -> u32 {
     out
 }
 
-/// The value of each placement of `space`'s tiles: the fewest moves of pattern tiles that
-/// bring them from that placement to their cells in `goal`, the blank anywhere it can get to
-/// for free (moves of other tiles cost nothing). Indexed by [`PatternSpace::rank`]. A
+/// The code of each placement of `space`'s tiles, indexed by [`PatternSpace::rank`]: its
+/// *value* is the fewest moves of pattern tiles that bring them from that placement to their
+/// cells in `goal`, the blank anywhere it can get to for free (moves of other tiles cost
+/// nothing), and its code is `(value - manhattan) / 2`, where `manhattan` is the pattern
+/// tiles' Manhattan distance (each pattern move changes it by one, so the difference is even).
+/// Codes are what the files store: they fit four bits where values would need eight. A
 /// placement that no state reachable from `goal` has (possible with fewer than three free
-/// cells) gets 0.
+/// cells) gets code 0, a lower bound as good as any.
 ///
 /// `progress` is called after each layer, on the calling thread.
 ///
@@ -194,7 +197,7 @@ fn deposit(bits: u32, free: u32) -> u32 {
 ///
 /// # Panics
 /// If `goal` is on another board than `space`.
-pub fn values(
+pub fn codes(
     space: &PatternSpace,
     goal: &State,
     progress: ProgressHook<'_>,
@@ -210,8 +213,30 @@ pub fn values(
     }
 }
 
-/// Value byte of a placement not reached yet.
+/// Code byte of a placement not reached yet.
 const UNREACHED: u8 = u8::MAX;
+
+/// `manhattan(space, goal)[i][cell]`: the Manhattan distance of pattern tile `i` (in
+/// [`PatternSpace::tiles`] order) from `cell` to its cell in `goal`.
+pub(crate) fn manhattan(space: &PatternSpace, goal: &State) -> Vec<[u8; 32]> {
+    let w = goal.board().width();
+    space
+        .tiles()
+        .iter()
+        .map(|&tile| {
+            let home = goal
+                .cells()
+                .iter()
+                .position(|&t| t == tile)
+                .expect("a tile");
+            let mut row = [0u8; 32];
+            for (cell, d) in row.iter_mut().enumerate().take(goal.board().cells()) {
+                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
+            }
+            row
+        })
+        .collect()
+}
 /// Placements per parallel task.
 const CHUNK: usize = 1 << 14;
 
@@ -221,6 +246,7 @@ fn run<M: Masks>(
     progress: ProgressHook<'_>,
 ) -> Result<Vec<u8>, Cancelled> {
     let geometry = Geometry::new(space);
+    let manhattan = manhattan(space, goal);
     let entries = space.entries() as usize;
     let k = space.tiles().len();
     let visited = M::zeroed(entries);
@@ -250,7 +276,7 @@ fn run<M: Masks>(
     let mut depth = 0u32;
     loop {
         let found = AtomicU64::new(0);
-        let value = u8::try_from(depth + 1).expect("pattern values stay far below 255");
+        let value = depth + 1;
         (0..entries.div_ceil(CHUNK))
             .into_par_iter()
             .for_each(|chunk| {
@@ -276,7 +302,7 @@ fn run<M: Masks>(
                                 targets &= targets - 1;
                                 let q = space.rank_with(&cells[..k], i, to as u8) as usize;
                                 let after = (free & !(1 << to)) | 1 << from;
-                                let blank_bit = 1 << (after & ((1u32 << from) - 1)).count_ones();
+                                let blank_bit = 1 << count_cells(after & ((1u32 << from) - 1));
                                 if visited.get(q) & blank_bit != 0 {
                                     continue;
                                 }
@@ -287,7 +313,18 @@ fn run<M: Masks>(
                                 }
                                 next.or(q, reach);
                                 if old == 0 {
-                                    values[q].store(value, Relaxed);
+                                    let md: u32 = (0..k)
+                                        .map(|j| {
+                                            let c = if j == i {
+                                                to as usize
+                                            } else {
+                                                cells[j] as usize
+                                            };
+                                            manhattan[j][c] as u32
+                                        })
+                                        .sum();
+                                    let code = (value - md) / 2;
+                                    values[q].store(code.min(UNREACHED as u32 - 1) as u8, Relaxed);
                                     new += 1;
                                 }
                             }
@@ -317,7 +354,7 @@ fn run<M: Masks>(
     }
     drop((visited, layer, next));
     // With few free cells some placements cannot be reached from the goal (no solvable state
-    // has them); 0 moves is a lower bound for those as for anything.
+    // has them); code 0 is a lower bound for those as for anything.
     Ok(values
         .into_par_iter()
         .map(|v| match v.into_inner() {

@@ -22,7 +22,10 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::board::Move;
-use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::heuristic::{
+    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, PatternHeuristic,
+};
+use crate::pattern::Partition;
 use crate::solution::Solution;
 use crate::state::State;
 
@@ -212,6 +215,12 @@ pub fn run(
         HeuristicKind::Manhattan => run_with(algorithm, &Manhattan::new(goal), start, limits),
         HeuristicKind::LinearConflict => {
             run_with(algorithm, &LinearConflict::new(goal), start, limits)
+        }
+        HeuristicKind::PatternDatabase => {
+            match PatternHeuristic::build(goal, Partition::SixSixThree, true) {
+                Ok(h) => run_with(algorithm, &h, start, limits),
+                Err(_) => run_with(algorithm, &LinearConflict::new(goal), start, limits),
+            }
         }
     }
 }
