@@ -61,6 +61,7 @@ pub mod bfs;
 pub mod board;
 mod consistency;
 pub mod heuristic;
+pub mod pattern;
 pub mod rank;
 pub mod rng;
 pub mod sample;

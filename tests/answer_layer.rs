@@ -12,8 +12,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use npuzzle::answer::{
-    has_table, AnswerError, BuildInMemory, Exact, SourceError, TableSource, MAX_TABLE_CELLS,
+    has_table, AnswerError, BuildInMemory, Databases, Exact, SourceError, TableSource,
+    MAX_TABLE_CELLS,
 };
+use npuzzle::pattern::Partition;
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{sample_uniform, SampleOptions};
 use npuzzle::search::{Algorithm, Limits};
@@ -160,11 +162,16 @@ fn boards_without_tables_are_searched_optimally() {
     for _ in 0..5 {
         let start = walk(&goal, 30, &mut rng);
         let answer = oracle.solve(&start, &goal, How::default()).unwrap();
+        // The default goal has its blank in a corner: 6-6-3 databases, built on first use.
         assert_eq!(
             answer.method,
             Method::Search {
                 algorithm: Algorithm::IdaStar,
-                heuristic: Some(HeuristicKind::LinearConflict)
+                heuristic: Some(HeuristicKind::PatternDatabase),
+                databases: Some(Databases {
+                    partition: Partition::SixSixThree,
+                    reflected: true
+                }),
             }
         );
         assert!(answer.expanded > 0);
@@ -184,6 +191,88 @@ fn boards_without_tables_are_searched_optimally() {
             .unwrap();
         assert_eq!(other.value, Ok(path.len() as u8));
     }
+}
+
+/// Pattern databases serve every goal with the blank in a corner by relabelling onto the
+/// canonical goal's databases, agree with linear conflict on the length, and are not used
+/// where the blank is elsewhere (linear conflict answers) or where asked not to.
+#[test]
+fn pattern_databases_serve_relabelled_corner_goals_and_only_those() {
+    let oracle = Oracle::in_memory();
+    let board = Board::new(4, 4).unwrap();
+    let mut rng = SplitMix64::new(21);
+    let lc = |start: &State, goal: &State| {
+        oracle
+            .solve(
+                start,
+                goal,
+                How::search(
+                    Algorithm::IdaStar,
+                    Some(HeuristicKind::LinearConflict),
+                    Limits::default(),
+                ),
+            )
+            .unwrap()
+    };
+    // A scrambled labelling with the blank top-left, and one with the blank in cell 5.
+    let corner =
+        walk(&State::canonical_goal(board, 0), 200, &mut rng).relabel_for(&State::goal(board));
+    let corner = State::from_tiles(board, &{
+        let mut tiles = corner.cells().to_vec();
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        tiles.swap(blank, 0);
+        tiles
+    })
+    .unwrap();
+    assert_eq!(corner.blank(), 0);
+    for (goal, databases) in [(corner, true), (State::canonical_goal(board, 5), false)] {
+        for _ in 0..3 {
+            let start = walk(&goal, 40, &mut rng);
+            let answer = oracle.solve(&start, &goal, How::default()).unwrap();
+            let path = answer.value.clone().unwrap();
+            assert_eq!(path.start(), start);
+            assert_eq!(path.end(), goal);
+            assert_eq!(
+                path.len(),
+                lc(&start, &goal).value.unwrap().len(),
+                "{start} -> {goal}"
+            );
+            match answer.method {
+                Method::Search {
+                    databases: Some(d), ..
+                } => {
+                    assert!(
+                        databases,
+                        "{goal}: databases where the blank is not in a corner"
+                    );
+                    assert_eq!(d.partition, Partition::SixSixThree);
+                }
+                _ => assert!(!databases, "{goal}: no databases for a corner goal"),
+            }
+        }
+        let asked = oracle.distance(
+            &goal,
+            &goal,
+            How::search(
+                Algorithm::IdaStar,
+                Some(HeuristicKind::PatternDatabase),
+                Limits::default(),
+            ),
+        );
+        assert_eq!(asked.is_ok(), databases, "{goal}");
+    }
+    // Never with a source that has none.
+    let goal = State::goal(board);
+    let answer = Oracle::search_only()
+        .distance(&walk(&goal, 20, &mut rng), &goal, How::default())
+        .unwrap();
+    assert!(matches!(
+        answer.method,
+        Method::Search {
+            databases: None,
+            ..
+        }
+    ));
 }
 
 #[test]

@@ -2,7 +2,10 @@
 //!
 //! A question is a start and a goal on any board. [`Oracle`] answers it from an exact table
 //! where the board has one ([`has_table`]: at most [`MAX_TABLE_CELLS`] cells), and by an
-//! optimal search otherwise, within the [`Limits`] asked for. Tables come from a
+//! optimal search otherwise, within the [`Limits`] asked for. That search is IDA* with the
+//! strongest additive pattern databases the source has for the goal's board and blank cell
+//! (4x4: 7-8 if built, else 6-6-3, built on first use; 5x5: 6-6-6-6 if built), each with its
+//! reflection, and with linear conflict where there are none. Tables come from a
 //! [`TableSource`] the caller gives (built in memory, or a data directory) and stay open for
 //! the oracle's life, one per board and blank cell; any goal is served by relabelling its
 //! tiles onto the table of the canonical goal with the same blank cell.
@@ -42,7 +45,8 @@ use std::time::Duration;
 pub use source::{BuildInMemory, DataDir, SourceError, SourceEvent, TableSource};
 
 use crate::board::Board;
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::{HeuristicKind, PatternHeuristic};
+use crate::pattern::Partition;
 use crate::rank::MAX_RANKED_CELLS;
 use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
 use crate::search::{self, Algorithm, Limit, Limits, Outcome};
@@ -51,6 +55,8 @@ use crate::state::State;
 use crate::table::file::TableBytes;
 use crate::table::{Table, TableError};
 use crate::verify::{self, Claim, Verdict};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Instances drawn by [`Oracle::sample`], lazily.
 pub type Draws<'a> = Box<dyn Iterator<Item = Instance> + 'a>;
@@ -164,6 +170,8 @@ pub enum Method {
         algorithm: Algorithm,
         /// Its heuristic, where it uses one.
         heuristic: Option<HeuristicKind>,
+        /// The pattern databases, where the heuristic is [`HeuristicKind::PatternDatabase`].
+        databases: Option<Databases>,
     },
     /// Decided without a table or a search: an unsolvable pair (by parity), or a claim judged
     /// from itself alone (an illegal move, a wrong end).
@@ -194,11 +202,36 @@ impl fmt::Display for Method {
             Method::Table { .. } => f.write_str("table"),
             Method::Search {
                 algorithm,
+                databases: Some(databases),
+                ..
+            } => write!(f, "{algorithm} with pattern databases {databases}"),
+            Method::Search {
+                algorithm,
                 heuristic: Some(heuristic),
+                ..
             } => write!(f, "{algorithm} with {heuristic}"),
             Method::Search { algorithm, .. } => write!(f, "{algorithm}"),
             Method::Reasoning => f.write_str("parity and replay"),
         }
+    }
+}
+
+/// Which pattern databases answered: a named partition, with or without its reflection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Databases {
+    /// The partition.
+    pub partition: Partition,
+    /// Whether the lookup of the position reflected about the diagonal was used too.
+    pub reflected: bool,
+}
+
+impl fmt::Display for Databases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.partition)?;
+        if self.reflected {
+            f.write_str(" + reflection")?;
+        }
+        Ok(())
     }
 }
 
@@ -301,7 +334,24 @@ pub enum AnswerError {
     /// Instances cannot be drawn as asked.
     #[error(transparent)]
     Sample(#[from] SampleError),
+    /// Pattern databases were asked for where there are none.
+    #[error("no pattern databases for goal {goal}: npuzzle builds them for 4x4 and 5x5 goals with the blank in a corner (4x4 6-6-3 on first use; `npuzzle build --pdb 4x4:7-8` or `--pdb 5x5:6-6-6-6` for the others)")]
+    NoDatabases {
+        /// The goal.
+        goal: State,
+    },
+    /// A pattern database could not be opened or built.
+    #[error("cannot open the pattern databases for goal {goal}: {reason}")]
+    DatabaseSource {
+        /// The canonical goal.
+        goal: State,
+        /// Why.
+        reason: SourceError,
+    },
 }
+
+/// The pattern heuristic of one canonical goal and which databases it holds.
+type Patterns = Option<Arc<(PatternHeuristic, Databases)>>;
 
 /// Answers any start and goal on any board: from exact tables where they exist, by search
 /// elsewhere. Safe to share between threads (`&Oracle` answers; tables open on first use).
@@ -310,6 +360,8 @@ pub struct Oracle {
     slots: slots::Slots,
     /// Held while a table is opened or built, so each is opened once.
     loading: Mutex<()>,
+    /// The pattern heuristic of each board and blank cell asked about (`None`: none there).
+    patterns: Mutex<HashMap<(Board, usize), Patterns>>,
 }
 
 impl fmt::Debug for Oracle {
@@ -327,6 +379,7 @@ impl Oracle {
             source: Some(Box::new(source)),
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
+            patterns: Mutex::new(HashMap::new()),
         }
     }
 
@@ -341,6 +394,7 @@ impl Oracle {
             source: None,
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
+            patterns: Mutex::new(HashMap::new()),
         }
     }
 
@@ -394,6 +448,74 @@ impl Oracle {
             }
             None => Ok(()),
         }
+    }
+
+    /// The pattern databases serving `goal` (those of the canonical goal with its blank cell),
+    /// the strongest the source has: on 4x4, 7-8 if present, else 6-6-3, which the source
+    /// may build now; on 5x5, 6-6-6-6 if present. Opened once per board and blank cell.
+    /// `Ok(None)` where there are none (another board, the blank not in a corner, no source).
+    ///
+    /// # Errors
+    /// [`AnswerError::DatabaseSource`] when the source fails to open or build one.
+    pub fn pattern_databases(
+        &self,
+        goal: &State,
+    ) -> Result<Option<Arc<(PatternHeuristic, Databases)>>, AnswerError> {
+        let Some(source) = &self.source else {
+            return Ok(None);
+        };
+        let key = (goal.board(), goal.blank());
+        let lock = |m: &'_ Mutex<HashMap<(Board, usize), Patterns>>| {
+            // As for `loading`: a panic elsewhere leaves the map whole.
+            m.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&key)
+                .cloned()
+        };
+        if let Some(known) = lock(&self.patterns) {
+            return Ok(known);
+        }
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = lock(&self.patterns) {
+            return Ok(known);
+        }
+        let canonical = State::canonical_goal(goal.board(), goal.blank());
+        let failed = |reason| AnswerError::DatabaseSource {
+            goal: canonical,
+            reason,
+        };
+        let mut found = None;
+        for partition in Partition::strongest_first(goal.board()) {
+            let Some(groups) = partition.groups(&canonical) else {
+                continue;
+            };
+            let build = partition == Partition::SixSixThree;
+            let mut databases = Vec::new();
+            for tiles in &groups {
+                match source
+                    .pattern_database(&canonical, tiles, build)
+                    .map_err(failed)?
+                {
+                    Some(db) => databases.push(Arc::new(db)),
+                    None => break,
+                }
+            }
+            if databases.len() == groups.len() {
+                let h = PatternHeuristic::new(&canonical, databases, true)
+                    .map_err(|e| failed(Box::new(e)))?;
+                let which = Databases {
+                    partition,
+                    reflected: h.is_reflected(),
+                };
+                found = Some(Arc::new((h, which)));
+                break;
+            }
+        }
+        self.patterns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, found.clone());
+        Ok(found)
     }
 
     /// The table serving `goal` if it is already open: never opens or builds one.
@@ -450,7 +572,7 @@ impl Oracle {
                 Choice::Search(algorithm) if !algorithm.is_optimal() => {
                     Err(AnswerError::NotOptimal { algorithm })
                 }
-                _ => Ok(self.search(start, goal, how).map(|s| s.len() as u8)),
+                _ => Ok(self.search(start, goal, how)?.map(|s| s.len() as u8)),
             },
         }
     }
@@ -468,7 +590,7 @@ impl Oracle {
         let table = match self.route(start, goal, how)? {
             Route::Answered(answer) => return Ok(answer),
             Route::Table(table) => table,
-            Route::Search => return Ok(self.search(start, goal, how)),
+            Route::Search => return self.search(start, goal, how),
         };
         let value = self
             .read(table, table.solve_to(start, goal))?
@@ -516,18 +638,60 @@ impl Oracle {
         Ok(reply?)
     }
 
-    /// Runs the search `how` names (the fallback for [`Choice::Auto`]).
-    fn search(&self, start: &State, goal: &State, how: How) -> Answer<Solution> {
+    /// Runs the search `how` names (the fallback for [`Choice::Auto`]): with pattern
+    /// databases where they were asked for, or where the fallback IDA* finds some; else with
+    /// the heuristic asked for (linear conflict by default).
+    fn search(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<Answer<Solution>, AnswerError> {
         let algorithm = match how.choice {
             Choice::Search(algorithm) => algorithm,
             _ => fallback_algorithm(start.board()),
         };
-        let heuristic = how.heuristic.unwrap_or(HeuristicKind::LinearConflict);
         let mut limits = how.limits;
         if algorithm.keeps_visited_states() && limits.max_expanded.is_none() {
             limits.max_expanded = Some(DEFAULT_MEMORY_BOUND_NODES);
         }
-        let result = search::run(algorithm, heuristic, start, goal, limits);
+        let asked = how.heuristic == Some(HeuristicKind::PatternDatabase);
+        let automatic = how.heuristic.is_none() && algorithm == Algorithm::IdaStar;
+        let patterns =
+            if algorithm.uses_heuristic() && (asked || automatic) && start.can_reach(goal) {
+                self.pattern_databases(goal)?
+            } else {
+                None
+            };
+        if asked && patterns.is_none() && start.can_reach(goal) {
+            return Err(AnswerError::NoDatabases { goal: *goal });
+        }
+        let (result, heuristic, databases) = match &patterns {
+            Some(found) => {
+                let (h, which) = &**found;
+                // The databases are for the canonical goal: relabel the start (moves commute
+                // with relabelling), then replay the moves from the caller's start.
+                let mut result = search::run_with(algorithm, h, &start.relabel_for(goal), limits);
+                if let Outcome::Solved(solution) = &result.outcome {
+                    let moves = solution.moves().to_vec();
+                    result.outcome = Outcome::Solved(
+                        Solution::from_moves(*start, moves).expect("the same moves are legal"),
+                    );
+                }
+                (result, HeuristicKind::PatternDatabase, Some(*which))
+            }
+            None => {
+                let heuristic = match how.heuristic {
+                    None | Some(HeuristicKind::PatternDatabase) => HeuristicKind::LinearConflict,
+                    Some(h) => h,
+                };
+                (
+                    search::run(algorithm, heuristic, start, goal, limits),
+                    heuristic,
+                    None,
+                )
+            }
+        };
         let value = match result.outcome {
             Outcome::Solved(solution) => Ok(solution),
             Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
@@ -539,15 +703,16 @@ impl Oracle {
             _ => Method::Search {
                 algorithm,
                 heuristic: algorithm.uses_heuristic().then_some(heuristic),
+                databases: databases.filter(|_| algorithm.uses_heuristic()),
             },
         };
-        Answer {
+        Ok(Answer {
             value,
             method,
             expanded: result.expanded,
             generated: result.generated,
             elapsed: result.elapsed,
-        }
+        })
     }
 
     /// Judges another solver's `claim` for `start` and `goal` (see [`verify::judge`]). Where
@@ -592,7 +757,7 @@ impl Oracle {
                 choice: Choice::NoTable,
                 ..how
             },
-        );
+        )?;
         let value = match &found.value {
             Ok(solution) => match u8::try_from(solution.len()) {
                 Ok(exact) => judged(Some(exact)),

@@ -7,7 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
+use std::ops::ControlFlow;
+
 use crate::bfs::BuildOptions;
+use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
 use crate::table::file::{self, Notice, TableBytes};
 use crate::table::Table;
@@ -31,6 +34,23 @@ pub trait TableSource: Send + Sync {
     fn damaged(&self, goal: &State) {
         let _ = goal;
     }
+
+    /// The pattern database of `tiles` for `goal` (a canonical goal): `Ok(None)` where the
+    /// source has none, or has none yet and `build` is false. With `build`, a source that can
+    /// build one does. The default has none, so a source written before pattern databases
+    /// existed keeps working (its boards beyond 12 cells are searched with linear conflict).
+    ///
+    /// # Errors
+    /// Whatever kept the source from opening or building it.
+    fn pattern_database(
+        &self,
+        goal: &State,
+        tiles: &[u8],
+        build: bool,
+    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+        let _ = (goal, tiles, build);
+        Ok(None)
+    }
 }
 
 /// Builds every table in memory when first asked for it; nothing is read or written.
@@ -44,6 +64,22 @@ impl TableSource for BuildInMemory {
     fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
         let table = build_isolated(goal, self.threads)?;
         Ok(table.map_bytes(TableBytes::from))
+    }
+
+    /// Builds the database when `build` is set (the databases built on first use, 4x4 6-6-3:
+    /// about two seconds); otherwise has none.
+    fn pattern_database(
+        &self,
+        goal: &State,
+        tiles: &[u8],
+        build: bool,
+    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+        if !build {
+            return Ok(None);
+        }
+        Ok(Some(
+            build_pattern_isolated(goal, tiles, self.threads, &|_| {})?.map_into(),
+        ))
     }
 }
 
@@ -60,6 +96,17 @@ pub enum SourceEvent<'a> {
     },
     /// A table was built, rebuilt, or could only be kept in memory (see [`Notice`]).
     Notice(&'a Notice),
+    /// A pattern database is about to be built: `entries` placements of `tiles` for `goal`.
+    BuildingPattern {
+        /// The canonical goal.
+        goal: &'a State,
+        /// The pattern's tiles.
+        tiles: &'a [u8],
+        /// Its entries.
+        entries: u64,
+    },
+    /// A layer of a pattern database build is done.
+    PatternProgress(Progress),
 }
 
 /// Opens tables in one directory; builds and saves (atomically) those that are missing,
@@ -125,6 +172,62 @@ impl TableSource for DataDir {
     fn damaged(&self, goal: &State) {
         let _ = std::fs::remove_file(self.dir.join(file::file_name(goal)));
     }
+
+    /// Opens the database's file in the directory; builds and saves it when it is missing or
+    /// damaged and `build` is set. A damaged file that is not rebuilt is reported and not used.
+    fn pattern_database(
+        &self,
+        goal: &State,
+        tiles: &[u8],
+        build: bool,
+    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+        let builder = build.then_some(|| {
+            let entries = crate::pattern::PatternSpace::new(goal.board(), tiles)?.entries();
+            (self.report)(SourceEvent::BuildingPattern {
+                goal,
+                tiles,
+                entries,
+            });
+            build_pattern_isolated(goal, tiles, self.threads, &|p| {
+                (self.report)(SourceEvent::PatternProgress(p))
+            })
+        });
+        let (db, notices) = file::load_or_build_pattern(&self.dir, goal, tiles, builder)?;
+        for notice in &notices {
+            (self.report)(SourceEvent::Notice(notice));
+        }
+        Ok(db)
+    }
+}
+
+/// Builds a pattern database on a thread and a pool of its own (see [`build_isolated`]),
+/// calling `report` after each layer.
+pub(crate) fn build_pattern_isolated(
+    goal: &State,
+    tiles: &[u8],
+    threads: Option<usize>,
+    report: &(dyn Fn(Progress) + Sync),
+) -> Result<PatternDatabase<Vec<u8>>, BuildError> {
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .expect("a rayon pool of a few threads can always be built");
+                pool.install(|| {
+                    PatternDatabase::build(goal, tiles, &|p| {
+                        report(p);
+                        ControlFlow::Continue(())
+                    })
+                })
+            })
+            .join()
+            .expect("the generator does not panic")
+    })
 }
 
 /// Builds the table for `goal` on a thread and a thread pool of its own.

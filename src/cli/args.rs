@@ -97,6 +97,12 @@ pub struct BuildArgs {
     /// at most 1024]
     #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
+
+    /// Build the pattern databases of a partition instead of a table: 4x4:5-5-5, 4x4:6-6-3,
+    /// 4x4:7-8 (minutes, about 2 GB of memory) or 5x5:6-6-6-6 (minutes); for the goal of
+    /// --goal (its blank in a corner) or the board's default goal
+    #[arg(long, value_name = "PARTITION", conflicts_with = "all")]
+    pub pdb: Option<String>,
 }
 
 /// Arguments of `distance`.
@@ -174,6 +180,9 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan plus two moves per tile that must leave its row or column
     LinearConflict,
+    /// Additive pattern databases (4x4, 5x5, blank in a corner): the strongest in the data
+    /// directory (4x4 6-6-3 is built on first use)
+    Pdb,
 }
 
 /// Search options shared by `distance` and `solve`.

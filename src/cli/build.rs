@@ -16,6 +16,13 @@ use super::{CommandResult, Context, Failure};
 /// Builds the requested tables; each line of output names the file, its size and build time.
 pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let size = parse_size(&args.size)?;
+    // Refused before anything is built: a directory another user owns or may write is not
+    // where tables or databases go.
+    let dir = context.data_dir()?;
+    file::check_data_dir(dir).map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some(partition) = &args.pdb {
+        return build_databases(partition, args, size, context);
+    }
     let goals: Vec<State> = if args.all {
         let board = size.unwrap_or(DEFAULT_BOARD);
         if !has_table(board) {
@@ -31,10 +38,6 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };
-    // Refused before anything is built: a directory another user owns or may write is not
-    // where tables go.
-    let dir = context.data_dir()?;
-    file::check_data_dir(dir).map_err(|e| Failure::usage(e.to_string()))?;
     let build_one = |goal: &State, options: BuildOptions| {
         let began = Instant::now();
         let table = Table::build(goal, options);
@@ -96,6 +99,89 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             goals.len(),
             total.as_secs_f64() * 1e3
         );
+    }
+    Ok(())
+}
+
+/// `build --pdb`: the databases of one partition for the canonical goal with the blank cell
+/// of `--goal` (or the board's default goal), one file per pattern, with a progress bar on a
+/// terminal.
+fn build_databases(
+    partition: &str,
+    args: &BuildArgs,
+    size: Option<npuzzle::Board>,
+    context: &mut Context,
+) -> CommandResult {
+    use std::io::IsTerminal;
+    use std::ops::ControlFlow;
+
+    use npuzzle::pattern::{Partition, PatternDatabase};
+
+    let partition: Partition = partition
+        .parse()
+        .map_err(|e: npuzzle::pattern::UnknownPartition| Failure::usage(e.to_string()))?;
+    let goal = goal_of(args.goal.as_deref(), size.or(Some(partition.board())))?;
+    let canonical = State::canonical_goal(goal.board(), goal.blank());
+    let groups = partition.groups(&canonical).ok_or_else(|| {
+        Failure::usage(format!(
+            "the {partition} databases need a {} goal with the blank in a corner, not {goal}",
+            partition.board()
+        ))
+    })?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start the generator's threads: {e}")))?;
+    let terminal = std::io::stderr().is_terminal();
+    for tiles in &groups {
+        let bar = if terminal {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} placements, {elapsed}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            Some(bar)
+        } else {
+            None
+        };
+        let label = format!("{} pattern {:?}", partition, tiles);
+        let began = Instant::now();
+        let db = pool
+            .install(|| {
+                PatternDatabase::build(&canonical, tiles, &|p| {
+                    if let Some(bar) = &bar {
+                        bar.set_length(p.entries);
+                        bar.set_position(p.reached);
+                        bar.set_message(format!("{label}: layer {}", p.depth));
+                    }
+                    ControlFlow::Continue(())
+                })
+            })
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        let elapsed = began.elapsed();
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let path = context
+            .data_dir()?
+            .join(file::pattern_file_name(&canonical, tiles));
+        file::write_atomic(&path, db.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
+        let header = db.header();
+        writeln!(
+            std::io::stdout().lock(),
+            "{}\t{} bytes\tbuilt in {:.2} s\tgoal {}\tpattern {:?}\t{} entries, {} bits each, max code {}",
+            path.display(),
+            db.as_bytes().len(),
+            elapsed.as_secs_f64(),
+            canonical,
+            tiles,
+            header.entries,
+            if header.encoding == npuzzle::table::format::ENCODING_NIBBLE { 4 } else { 8 },
+            header.max_depth,
+        )?;
     }
     Ok(())
 }

@@ -27,6 +27,7 @@ impl From<HeuristicArg> for HeuristicKind {
             HeuristicArg::Misplaced => HeuristicKind::Misplaced,
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicArg::Pdb => HeuristicKind::PatternDatabase,
         }
     }
 }
@@ -134,11 +135,18 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         Method::Search {
             algorithm,
             heuristic,
-        } => (algorithm.name(), heuristic),
+            databases,
+        } => (
+            algorithm.name(),
+            heuristic.map(|h| match databases {
+                Some(databases) => format!("{h} {databases}"),
+                None => h.name().to_string(),
+            }),
+        ),
         _ => ("table", None),
     };
     let stats = SearchStatsJson {
-        heuristic: heuristic.map(|h| h.name().to_string()),
+        heuristic,
         expanded: cost.expanded,
         generated: cost.generated,
         time_ms: if method.is_table() {

@@ -177,22 +177,29 @@ fn longest_increasing(values: &[u8]) -> usize {
     longest
 }
 
-impl Heuristic for LinearConflict {
-    fn goal(&self) -> &State {
+impl LinearConflict {
+    fn goal_state(&self) -> &State {
         self.manhattan.goal()
     }
 
-    fn estimate_cells(&self, cells: &[u8]) -> u32 {
-        self.manhattan.estimate_cells(cells) + self.conflicts(cells)
+    pub(crate) fn compute(&self, cells: &[u8]) -> u32 {
+        self.manhattan.compute(cells) + self.conflicts(cells)
     }
 
     #[inline]
-    fn update(&self, cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
+    pub(crate) fn update(
+        &self,
+        cells: &[u8],
+        before: u32,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
         // A vertical move keeps the order within the tile's column and changes two rows; a
         // horizontal move keeps the order within its row and changes two columns. The keys
         // before the move differ from those after only in the moved tile's digit.
         if !self.tabled {
-            return self.estimate_cells(cells);
+            return self.compute(cells);
         }
         let w = self.width;
         let t = tile as usize;
@@ -224,6 +231,8 @@ impl Heuristic for LinearConflict {
         self.manhattan.update(cells, before, tile, from, to) + added as u32 - removed as u32
     }
 }
+
+super::scalar_heuristic!(LinearConflict);
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! Manhattan distance: each tile needs at least as many moves as the rows plus columns
 //! between its cell and its goal cell, and one move carries one tile one step.
 
-use super::{goal_cells, Heuristic};
+use super::goal_cells;
 use crate::board::MAX_CELLS;
 use crate::state::State;
 
@@ -40,13 +40,13 @@ impl Manhattan {
     }
 }
 
-impl Heuristic for Manhattan {
-    fn goal(&self) -> &State {
+impl Manhattan {
+    fn goal_state(&self) -> &State {
         &self.goal
     }
 
     #[inline]
-    fn estimate_cells(&self, cells: &[u8]) -> u32 {
+    pub(crate) fn compute(&self, cells: &[u8]) -> u32 {
         cells
             .iter()
             .enumerate()
@@ -55,7 +55,16 @@ impl Heuristic for Manhattan {
     }
 
     #[inline]
-    fn update(&self, _cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
+    pub(crate) fn update(
+        &self,
+        _cells: &[u8],
+        before: u32,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
         before + self.tile_distance(tile, to) - self.tile_distance(tile, from)
     }
 }
+
+super::scalar_heuristic!(Manhattan);

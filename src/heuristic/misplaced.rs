@@ -1,7 +1,7 @@
 //! Misplaced tiles: the textbook branch-and-bound heuristic. Each misplaced tile needs at
 //! least one move, so the count never overestimates; one move fixes at most one tile.
 
-use super::{goal_cells, Heuristic};
+use super::goal_cells;
 use crate::board::MAX_CELLS;
 use crate::state::{State, BLANK};
 
@@ -22,13 +22,13 @@ impl Misplaced {
     }
 }
 
-impl Heuristic for Misplaced {
-    fn goal(&self) -> &State {
+impl Misplaced {
+    fn goal_state(&self) -> &State {
         &self.goal
     }
 
     #[inline]
-    fn estimate_cells(&self, cells: &[u8]) -> u32 {
+    pub(crate) fn compute(&self, cells: &[u8]) -> u32 {
         cells
             .iter()
             .zip(self.goal.cells())
@@ -37,8 +37,17 @@ impl Heuristic for Misplaced {
     }
 
     #[inline]
-    fn update(&self, _cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
+    pub(crate) fn update(
+        &self,
+        _cells: &[u8],
+        before: u32,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> u32 {
         let home = self.goal_cell[tile as usize] as usize;
         before + u32::from(to != home) - u32::from(from != home)
     }
 }
+
+super::scalar_heuristic!(Misplaced);

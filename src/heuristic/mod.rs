@@ -4,13 +4,17 @@
 //! goal) and is admissible (never overestimates) and consistent (changes by at most one per
 //! move), which is what lets A* and IDA* return optimal paths.
 //!
-//! Searches that change a state in place ask [`Heuristic::update`] for the new estimate after
+//! Searches that change a state in place ask [`Heuristic::step`] for the new estimate after
 //! one move instead of recomputing it: a move changes one tile's cell, so each heuristic only
-//! looks at what that tile touches.
+//! looks at what that tile touches. What a heuristic needs to remember between moves is its
+//! own *node* type: the estimate itself (a `u32`) for Manhattan distance and linear conflict,
+//! the tiles' cells and each pattern's value for pattern databases, so that a move costs one
+//! or two database reads instead of re-ranking every pattern.
 
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
+mod pdb;
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,6 +22,7 @@ use std::str::FromStr;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
+pub use pdb::{PatternHeuristic, PatternHeuristicError, PatternNode};
 
 use crate::board::MAX_CELLS;
 use crate::state::State;
@@ -27,25 +32,73 @@ use crate::state::State;
 /// States are passed as their cells (row-major, `0` the blank, as [`State::cells`]) so that a
 /// search may keep one state in place and change it move by move.
 pub trait Heuristic {
+    /// What the heuristic keeps per search node to update its estimate after a move: the
+    /// estimate itself for the simple heuristics, more for pattern databases. Searches keep
+    /// one per node on the current path (IDA*) or per stored node (A*).
+    type Node: Copy;
+
     /// The goal the estimates are measured to.
     fn goal(&self) -> &State;
 
-    /// The estimate for the state whose cells are `cells` (on the goal's board).
-    fn estimate_cells(&self, cells: &[u8]) -> u32;
+    /// The node and the estimate for the state whose cells are `cells` (on the goal's board).
+    fn start(&self, cells: &[u8]) -> (Self::Node, u32);
+
+    /// The node and the estimate after one move from the state of `node`: `tile` slid from
+    /// cell `from` to cell `to` (so the blank went from `to` to `from`), and `cells` are the
+    /// cells *after* the move. Implementations look only at what changed.
+    fn step(
+        &self,
+        node: &Self::Node,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (Self::Node, u32);
+
+    /// The estimate for the state whose cells are `cells`.
+    fn estimate_cells(&self, cells: &[u8]) -> u32 {
+        self.start(cells).1
+    }
 
     /// The estimate for `state`.
     fn estimate(&self, state: &State) -> u32 {
         self.estimate_cells(state.cells())
     }
-
-    /// The estimate after one move, given the estimate `before` it: `tile` slid from cell
-    /// `from` to cell `to` (so the blank went from `to` to `from`), and `cells` are the cells
-    /// *after* the move. The default recomputes; implementations look only at what changed.
-    fn update(&self, cells: &[u8], before: u32, tile: u8, from: usize, to: usize) -> u32 {
-        let _ = (before, tile, from, to);
-        self.estimate_cells(cells)
-    }
 }
+
+/// Implements [`Heuristic`] with the estimate as the node, for a type with inherent
+/// `goal_state`, `compute(cells)` and `update(cells, before, tile, from, to)`.
+macro_rules! scalar_heuristic {
+    ($ty:ty) => {
+        impl $crate::heuristic::Heuristic for $ty {
+            type Node = u32;
+
+            fn goal(&self) -> &$crate::state::State {
+                self.goal_state()
+            }
+
+            #[inline]
+            fn start(&self, cells: &[u8]) -> (u32, u32) {
+                let h = self.compute(cells);
+                (h, h)
+            }
+
+            #[inline]
+            fn step(
+                &self,
+                before: &u32,
+                cells: &[u8],
+                tile: u8,
+                from: usize,
+                to: usize,
+            ) -> (u32, u32) {
+                let h = self.update(cells, *before, tile, from, to);
+                (h, h)
+            }
+        }
+    };
+}
+pub(crate) use scalar_heuristic;
 
 /// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -58,10 +111,16 @@ pub enum HeuristicKind {
     /// Manhattan plus two moves per tile that must leave its line to let another pass
     /// ([`LinearConflict`]).
     LinearConflict,
+    /// Additive pattern databases ([`PatternHeuristic`]), named `pdb`. Not in
+    /// [`HeuristicKind::ALL`]: they must be built first (seconds to minutes), so they come
+    /// through the answer layer ([`crate::Oracle`], which keeps them) or
+    /// [`crate::search::run_with`]; [`crate::search::run`] builds the 4x4 6-6-3 databases in
+    /// memory for a goal with the blank in a corner and uses linear conflict elsewhere.
+    PatternDatabase,
 }
 
 impl HeuristicKind {
-    /// Every heuristic, weakest first.
+    /// Every heuristic built from the goal alone, weakest first.
     pub const ALL: [HeuristicKind; 3] = [
         HeuristicKind::Misplaced,
         HeuristicKind::Manhattan,
@@ -74,6 +133,7 @@ impl HeuristicKind {
             HeuristicKind::Misplaced => "misplaced",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::PatternDatabase => "pdb",
         }
     }
 }
@@ -86,7 +146,7 @@ impl fmt::Display for HeuristicKind {
 
 /// A name that is not one of [`HeuristicKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown heuristic `{0}`: expected misplaced, manhattan or linear-conflict")]
+#[error("unknown heuristic `{0}`: expected misplaced, manhattan, linear-conflict or pdb")]
 pub struct UnknownHeuristic(pub String);
 
 impl FromStr for HeuristicKind {
@@ -95,6 +155,7 @@ impl FromStr for HeuristicKind {
     fn from_str(text: &str) -> Result<HeuristicKind, UnknownHeuristic> {
         HeuristicKind::ALL
             .into_iter()
+            .chain([HeuristicKind::PatternDatabase])
             .find(|kind| kind.name() == text.trim())
             .ok_or_else(|| UnknownHeuristic(text.to_string()))
     }
@@ -116,12 +177,13 @@ pub enum AnyHeuristic {
 }
 
 impl AnyHeuristic {
-    /// The heuristic `kind` for `goal`.
+    /// The heuristic `kind` for `goal`. [`HeuristicKind::PatternDatabase`] needs databases,
+    /// which this type does not hold: it gives linear conflict (use [`PatternHeuristic`]).
     pub fn new(kind: HeuristicKind, goal: &State) -> AnyHeuristic {
         match kind {
             HeuristicKind::Misplaced => AnyHeuristic::Misplaced(Misplaced::new(goal)),
             HeuristicKind::Manhattan => AnyHeuristic::Manhattan(Manhattan::new(goal)),
-            HeuristicKind::LinearConflict => {
+            HeuristicKind::LinearConflict | HeuristicKind::PatternDatabase => {
                 AnyHeuristic::LinearConflict(LinearConflict::new(goal))
             }
         }
@@ -137,8 +199,8 @@ impl AnyHeuristic {
     }
 }
 
-impl Heuristic for AnyHeuristic {
-    fn goal(&self) -> &State {
+impl AnyHeuristic {
+    fn goal_state(&self) -> &State {
         match self {
             AnyHeuristic::Misplaced(h) => h.goal(),
             AnyHeuristic::Manhattan(h) => h.goal(),
@@ -147,11 +209,11 @@ impl Heuristic for AnyHeuristic {
     }
 
     #[inline]
-    fn estimate_cells(&self, cells: &[u8]) -> u32 {
+    fn compute(&self, cells: &[u8]) -> u32 {
         match self {
-            AnyHeuristic::Misplaced(h) => h.estimate_cells(cells),
-            AnyHeuristic::Manhattan(h) => h.estimate_cells(cells),
-            AnyHeuristic::LinearConflict(h) => h.estimate_cells(cells),
+            AnyHeuristic::Misplaced(h) => h.compute(cells),
+            AnyHeuristic::Manhattan(h) => h.compute(cells),
+            AnyHeuristic::LinearConflict(h) => h.compute(cells),
         }
     }
 
@@ -164,6 +226,8 @@ impl Heuristic for AnyHeuristic {
         }
     }
 }
+
+scalar_heuristic!(AnyHeuristic);
 
 /// The goal cell of every tile of `goal` (index: tile number).
 fn goal_cells(goal: &State) -> [u8; MAX_CELLS] {
@@ -182,7 +246,7 @@ mod tests {
     /// Walks pseudo-randomly and checks each incremental update against a full recomputation.
     fn check_updates(h: &impl Heuristic, start: State, steps: usize) {
         let mut state = start;
-        let mut estimate = h.estimate(&state);
+        let (mut node, _) = h.start(state.cells());
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..steps {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
@@ -192,7 +256,8 @@ mod tests {
             };
             let (from, to) = (next.blank(), state.blank());
             let tile = next.cells()[to];
-            estimate = h.update(next.cells(), estimate, tile, from, to);
+            let (after, estimate) = h.step(&node, next.cells(), tile, from, to);
+            node = after;
             assert_eq!(estimate, h.estimate(&next), "{state} -> {next}");
             state = next;
         }
@@ -228,7 +293,10 @@ mod tests {
 
     #[test]
     fn names_read_back() {
-        for kind in HeuristicKind::ALL {
+        for kind in HeuristicKind::ALL
+            .into_iter()
+            .chain([HeuristicKind::PatternDatabase])
+        {
             assert_eq!(kind.name().parse::<HeuristicKind>(), Ok(kind));
         }
         assert!("euclid".parse::<HeuristicKind>().is_err());

@@ -21,8 +21,10 @@ use crate::state::State;
 /// The parent index of the start node.
 const ROOT: u32 = u32::MAX;
 
-struct Node {
+struct Node<N> {
     state: State,
+    /// The heuristic's node for this state.
+    hn: N,
     parent: u32,
     /// The move from the parent (meaningless at the root).
     mv: Move,
@@ -53,12 +55,14 @@ pub fn astar<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult
     if !start.can_reach(&goal) {
         return unsolvable(std::time::Instant::now());
     }
+    let root = h.start(start.cells());
     let mut nodes = vec![Node {
         state: *start,
         parent: ROOT,
         mv: Move::Up,
         g: 0,
-        h: h.estimate(start),
+        hn: root.0,
+        h: root.1,
         superseded: false,
         closed: false,
     }];
@@ -86,9 +90,9 @@ pub fn astar<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult
         }
         expanded += 1;
         nodes[index as usize].closed = true;
-        let (state, g, parent_h, parent, back) = {
+        let (state, g, parent_node, parent, back) = {
             let n = &nodes[index as usize];
-            (n.state, n.g, n.h, n.parent, n.mv.inverse())
+            (n.state, n.g, n.hn, n.parent, n.mv.inverse())
         };
         for mv in Move::ALL {
             if parent != ROOT && mv == back {
@@ -108,13 +112,15 @@ pub fn astar<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult
                 nodes[previous as usize].superseded = true;
             }
             let (from, to) = (next.blank(), state.blank());
-            let child_h = h.update(next.cells(), parent_h, next.cells()[to], from, to);
+            let (child_node, child_h) =
+                h.step(&parent_node, next.cells(), next.cells()[to], from, to);
             let child = nodes.len() as u32;
             nodes.push(Node {
                 state: next,
                 parent: index,
                 mv,
                 g: child_g,
+                hn: child_node,
                 h: child_h,
                 superseded: false,
                 closed: false,

@@ -17,8 +17,10 @@ use crate::state::State;
 
 const ROOT: u32 = u32::MAX;
 
-struct Node {
+struct Node<N> {
     state: State,
+    /// The heuristic's node for this state.
+    hn: N,
     parent: u32,
     mv: Move,
     h: u32,
@@ -34,15 +36,17 @@ pub fn greedy<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResul
     if !start.can_reach(&goal) {
         return unsolvable(std::time::Instant::now());
     }
-    let link = |nodes: &[Node], i: u32| {
+    let link = |nodes: &[Node<H::Node>], i: u32| {
         let n = &nodes[i as usize];
         (n.parent != ROOT).then_some((n.parent, n.mv))
     };
+    let root = h.start(start.cells());
     let mut nodes = vec![Node {
         state: *start,
         parent: ROOT,
         mv: Move::Up,
-        h: h.estimate(start),
+        hn: root.0,
+        h: root.1,
     }];
     if *start == goal {
         return budget.finish(
@@ -63,9 +67,9 @@ pub fn greedy<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResul
             return budget.finish(Outcome::GaveUp(limit), expanded, generated);
         }
         expanded += 1;
-        let (state, parent_h, parent, back) = {
+        let (state, parent_node, parent, back) = {
             let n = &nodes[index as usize];
-            (n.state, n.h, n.parent, n.mv.inverse())
+            (n.state, n.hn, n.parent, n.mv.inverse())
         };
         for mv in Move::ALL {
             if parent != ROOT && mv == back {
@@ -79,12 +83,14 @@ pub fn greedy<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResul
                 continue;
             }
             let (from, to) = (next.blank(), state.blank());
-            let child_h = h.update(next.cells(), parent_h, next.cells()[to], from, to);
+            let (child_node, child_h) =
+                h.step(&parent_node, next.cells(), next.cells()[to], from, to);
             let child = nodes.len() as u32;
             nodes.push(Node {
                 state: next,
                 parent: index,
                 mv,
+                hn: child_node,
                 h: child_h,
             });
             if next == goal {

@@ -16,18 +16,20 @@ struct Blind {
 }
 
 impl Heuristic for Blind {
+    type Node = ();
+
     fn goal(&self) -> &State {
         &self.goal
     }
 
     #[inline]
-    fn estimate_cells(&self, _cells: &[u8]) -> u32 {
-        0
+    fn start(&self, _cells: &[u8]) -> ((), u32) {
+        ((), 0)
     }
 
     #[inline]
-    fn update(&self, _cells: &[u8], _before: u32, _tile: u8, _from: usize, _to: usize) -> u32 {
-        0
+    fn step(&self, _: &(), _cells: &[u8], _tile: u8, _from: usize, _to: usize) -> ((), u32) {
+        ((), 0)
     }
 }
 

@@ -81,10 +81,10 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
         budget,
         stopped: None,
     };
-    let root_h = h.estimate(start);
+    let (root, root_h) = h.start(start.cells());
     let mut bound = root_h;
     loop {
-        match engine.dfs(0, root_h, bound, NO_MOVE) {
+        match engine.dfs(0, &root, root_h, bound, NO_MOVE) {
             FOUND => {
                 let solution = Solution::from_moves(*start, engine.path.clone())
                     .expect("moves found in place are legal");
@@ -104,9 +104,10 @@ impl<H: Heuristic> Engine<'_, H> {
         self.budget.finish(outcome, self.expanded, self.generated)
     }
 
-    /// Explores below the current state (reached in `g` moves, estimate `h`); returns
-    /// [`FOUND`], [`STOPPED`], or the smallest `g + h` beyond `bound` seen.
-    fn dfs(&mut self, g: u32, h: u32, bound: u32, back: u8) -> u32 {
+    /// Explores below the current state (reached in `g` moves, heuristic node `node`, estimate
+    /// `h`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h` beyond `bound` seen. The
+    /// nodes of the path live in the recursion's frames, one per depth: no allocation.
+    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, back: u8) -> u32 {
         let f = g + h;
         if f > bound {
             return f;
@@ -135,9 +136,15 @@ impl<H: Heuristic> Engine<'_, H> {
             self.cells[target] = BLANK;
             self.blank = target;
             self.generated += 1;
-            let child_h = self.h.update(&self.cells[..self.n], h, tile, target, blank);
+            let (child, child_h) = self
+                .h
+                .step(node, &self.cells[..self.n], tile, target, blank);
+            // Pathmax: a child is at most one move closer than its parent, so the parent's
+            // bound less one is one for the child too. A no-op for consistent heuristics;
+            // pattern databases (minimum over the blank's positions) are only admissible.
+            let child_h = child_h.max(h.saturating_sub(1));
             self.path.push(Move::ALL[mv as usize]);
-            let result = self.dfs(g + 1, child_h, bound, INVERSE[mv as usize]);
+            let result = self.dfs(g + 1, &child, child_h, bound, INVERSE[mv as usize]);
             if result == FOUND || result == STOPPED {
                 return result;
             }

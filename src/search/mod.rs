@@ -22,7 +22,10 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::board::Move;
-use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, Misplaced};
+use crate::heuristic::{
+    Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, PatternHeuristic,
+};
+use crate::pattern::Partition;
 use crate::solution::Solution;
 use crate::state::State;
 
@@ -203,30 +206,55 @@ pub fn run(
     goal: &State,
     limits: Limits,
 ) -> SearchResult {
-    fn informed<H: crate::heuristic::Heuristic>(
-        algorithm: Algorithm,
-        start: &State,
-        h: &H,
-        limits: Limits,
-    ) -> SearchResult {
-        match algorithm {
-            Algorithm::AStar => astar::astar(start, h, limits),
-            Algorithm::IdaStar => idastar::idastar(start, h, limits),
-            Algorithm::Greedy => greedy::greedy(start, h, limits),
-            Algorithm::Bfs => bfs::bfs(start, h.goal(), limits),
-            Algorithm::Iddfs => iddfs::iddfs(start, h.goal(), limits),
-        }
-    }
     if start.board() != goal.board() {
         return unsolvable(Instant::now());
     }
     // One match here so that each search is compiled for its concrete heuristic.
     match heuristic {
-        HeuristicKind::Misplaced => informed(algorithm, start, &Misplaced::new(goal), limits),
-        HeuristicKind::Manhattan => informed(algorithm, start, &Manhattan::new(goal), limits),
+        HeuristicKind::Misplaced => run_with(algorithm, &Misplaced::new(goal), start, limits),
+        HeuristicKind::Manhattan => run_with(algorithm, &Manhattan::new(goal), start, limits),
         HeuristicKind::LinearConflict => {
-            informed(algorithm, start, &LinearConflict::new(goal), limits)
+            run_with(algorithm, &LinearConflict::new(goal), start, limits)
         }
+        HeuristicKind::PatternDatabase => {
+            match PatternHeuristic::build(goal, Partition::SixSixThree, true) {
+                Ok(h) => run_with(algorithm, &h, start, limits),
+                Err(_) => run_with(algorithm, &LinearConflict::new(goal), start, limits),
+            }
+        }
+    }
+}
+
+/// Runs `algorithm` from `start` to the goal of a heuristic already built (pattern databases,
+/// or one heuristic reused for many starts). Searches without a heuristic use only its goal.
+///
+/// Never panics on valid states; a start on another board or of the other parity class is
+/// [`Outcome::Unsolvable`].
+///
+/// ```
+/// use npuzzle::heuristic::LinearConflict;
+/// use npuzzle::search::{self, Algorithm, Limits};
+/// use npuzzle::State;
+/// let h = LinearConflict::new(&"123456780".parse()?);
+/// let result = search::run_with(Algorithm::IdaStar, &h, &"867254301".parse()?, Limits::default());
+/// assert_eq!(result.solution().map(|s| s.len()), Some(31));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_with<H: Heuristic>(
+    algorithm: Algorithm,
+    h: &H,
+    start: &State,
+    limits: Limits,
+) -> SearchResult {
+    if start.board() != h.goal().board() {
+        return unsolvable(Instant::now());
+    }
+    match algorithm {
+        Algorithm::AStar => astar::astar(start, h, limits),
+        Algorithm::IdaStar => idastar::idastar(start, h, limits),
+        Algorithm::Greedy => greedy::greedy(start, h, limits),
+        Algorithm::Bfs => bfs::bfs(start, h.goal(), limits),
+        Algorithm::Iddfs => iddfs::iddfs(start, h.goal(), limits),
     }
 }
 

@@ -21,6 +21,7 @@ use memmap2::Mmap;
 use super::format::FormatError;
 use super::Table;
 use crate::bfs::BuildOptions;
+use crate::pattern::PatternDatabase;
 use crate::state::State;
 
 /// The bytes behind a table: a read-only memory map of a file, or a buffer built in memory.
@@ -143,7 +144,7 @@ pub fn file_name(goal: &State) -> String {
 /// [`TableFileError`]: unreadable, not a regular file, or not a valid table.
 pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
     let (file, _) = open_regular(path)?;
-    map_and_validate(path, file)
+    validate_table(path, map_file(path, &file)?)
 }
 
 /// [`open`] for a table found in a data directory: also refused unless it is owned by the user
@@ -155,7 +156,52 @@ pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
 pub fn open_trusted(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
     let (file, metadata) = open_regular(path)?;
     check_trusted(path, &metadata)?;
-    map_and_validate(path, file)
+    validate_table(path, map_file(path, &file)?)
+}
+
+/// Validates mapped bytes as a table: the header, and a small body whole.
+fn validate_table(path: &Path, bytes: TableBytes) -> Result<Table<TableBytes>, TableFileError> {
+    let invalid = |source| TableFileError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    };
+    // The header only: each block of the body is checked when a query first reads it, so a
+    // 240 MB table opens in microseconds and a damaged block is still never read as valid.
+    let table = Table::from_header(bytes).map_err(invalid)?;
+    // A small body is checked whole now (16 MiB take about 2 ms): damage is then found at
+    // open, where the caller can still rebuild the file, rather than by a later query.
+    if table.header().entries <= EAGER_CHECK_BYTES {
+        table.verify_body().map_err(invalid)?;
+    }
+    Ok(table)
+}
+
+/// Opens and maps the pattern database at `path`, found in a data directory (so under the
+/// same trust rule as [`open_trusted`]), and validates it whole (header, every block,
+/// histogram): a search reads it at every node, so it is checked once, here (a 7-8 file of
+/// 290 MB takes about a tenth of a second), and never per read.
+///
+/// # Errors
+/// [`TableFileError`]: unreadable, not a regular file, not trusted, or not a valid pattern
+/// database.
+pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<TableBytes>, TableFileError> {
+    let (file, metadata) = open_regular(path)?;
+    check_trusted(path, &metadata)?;
+    PatternDatabase::from_bytes(map_file(path, &file)?).map_err(|source| TableFileError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The file name of the pattern database of `tiles` for `goal`: the table's name with the
+/// pattern's tiles, for example `4x4-0-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-pdb-1-2-3.npt`.
+pub fn pattern_file_name(goal: &State, tiles: &[u8]) -> String {
+    let mut sorted = tiles.to_vec();
+    sorted.sort_unstable();
+    let tiles: Vec<String> = sorted.iter().map(|t| t.to_string()).collect();
+    let table = file_name(goal);
+    let stem = table.strip_suffix(".npt").unwrap_or(&table);
+    format!("{stem}-pdb-{}.npt", tiles.join("-"))
 }
 
 /// Opens `path` for reading if it is a regular file, without ever blocking.
@@ -195,7 +241,8 @@ fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError
     Ok((file, metadata))
 }
 
-fn map_and_validate(path: &Path, file: File) -> Result<Table<TableBytes>, TableFileError> {
+/// Maps an opened regular file read-only.
+fn map_file(path: &Path, file: &File) -> Result<TableBytes, TableFileError> {
     let read_error = |source| TableFileError::Read {
         path: path.to_path_buf(),
         source,
@@ -210,24 +257,13 @@ fn map_and_validate(path: &Path, file: File) -> Result<Table<TableBytes>, TableF
         // `Mmap` lives; a rename over this path leaves our mapping on the old, complete file.
         // Other programs changing the file in place are excluded by the module documentation,
         // and files another user could write are not opened from a data directory
-        // (`open_trusted`). The header is validated by `Table::from_header` before any query,
-        // and each block of the body against its checksum before a query reads from it.
-        let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
+        // (`open_trusted`, `open_pattern_database`). The header is validated before any query,
+        // and each block of the body against its checksum before a query reads from it (a
+        // pattern database: every block, before it is returned).
+        let map = unsafe { Mmap::map(file) }.map_err(read_error)?;
         TableBytes(Bytes::Mapped(map))
     };
-    let invalid = |source| TableFileError::Invalid {
-        path: path.to_path_buf(),
-        source,
-    };
-    // The header only: each block of the body is checked when a query first reads it, so a
-    // 240 MB table opens in microseconds and a damaged block is still never read as valid.
-    let table = Table::from_header(bytes).map_err(invalid)?;
-    // A small body is checked whole now (16 MiB take about 2 ms): damage is then found at
-    // open, where the caller can still rebuild the file, rather than by a later query.
-    if table.header().entries <= EAGER_CHECK_BYTES {
-        table.verify_body().map_err(invalid)?;
-    }
-    Ok(table)
+    Ok(bytes)
 }
 
 /// The user npuzzle runs as.
@@ -487,6 +523,73 @@ pub fn load_or_build_with(
             Ok((into_owned(built), notices))
         }
     }
+}
+
+/// [`load_or_build_with`] for a pattern database: opens the file of `tiles` for `goal` in
+/// `dir`; where it is missing, damaged or for another pattern, runs `build` if given (and
+/// saves the result atomically), else answers `None` (a damaged file is then reported in a
+/// [`Notice::Damaged`]). Where the directory cannot be written, the built database is kept in
+/// memory ([`Notice::InMemory`]).
+///
+/// # Errors
+/// What `build` returns.
+pub fn load_or_build_pattern<E>(
+    dir: &Path,
+    goal: &State,
+    tiles: &[u8],
+    build: Option<impl FnOnce() -> Result<PatternDatabase<Vec<u8>>, E>>,
+) -> Result<(Option<PatternDatabase<TableBytes>>, Vec<Notice>), E> {
+    let path = dir.join(pattern_file_name(goal, tiles));
+    let mut notices = Vec::new();
+    if let Err(reason) = check_data_dir(dir) {
+        // Not ours, or open to others: nothing in it is read, nothing is written to it.
+        notices.push(Notice::InMemory { reason });
+        return match build {
+            Some(build) => Ok((Some(build()?.map_into()), notices)),
+            None => Ok((None, notices)),
+        };
+    }
+    let problem = match open_pattern_database(&path) {
+        Ok(db) => match db.expect(goal, tiles) {
+            Ok(()) => return Ok((Some(db), notices)),
+            Err(source) => TableFileError::Invalid {
+                path: path.clone(),
+                source,
+            },
+        },
+        Err(error) => error,
+    };
+    let Some(build) = build else {
+        if !problem.is_missing() {
+            notices.push(Notice::Damaged { reason: problem });
+        }
+        return Ok((None, notices));
+    };
+    let built = build()?;
+    let replaceable = problem.is_missing()
+        || problem.is_invalid()
+        || matches!(
+            problem,
+            TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
+        );
+    if !replaceable {
+        notices.push(Notice::InMemory { reason: problem });
+        return Ok((Some(built.map_into()), notices));
+    }
+    match write_atomic(&path, built.as_bytes()) {
+        Ok(()) => notices.push(if problem.is_missing() {
+            Notice::Built { path }
+        } else {
+            Notice::Rebuilt { reason: problem }
+        }),
+        Err(reason) => {
+            if !problem.is_missing() {
+                notices.push(Notice::Damaged { reason: problem });
+            }
+            notices.push(Notice::InMemory { reason });
+        }
+    }
+    Ok((Some(built.map_into()), notices))
 }
 
 fn into_owned(table: Table<Vec<u8>>) -> Table<TableBytes> {

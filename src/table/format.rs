@@ -7,23 +7,32 @@
 //! | 0 | 8 | magic `NPUZZLE\0` (first, so a foreign file is "not an npuzzle table") |
 //! | 8 | 4 | format version, `u32` = [`FORMAT_VERSION`] |
 //! | 12 | 4 | header length `H`, `u32` = `92 + 8 * (max_depth + 1) + 4 * B` |
-//! | 16 | 1 | kind: 1 = exact distance table |
+//! | 16 | 1 | kind: 1 = exact distance table, 2 = additive pattern database |
 //! | 17 | 1 | board width |
 //! | 18 | 1 | board height |
-//! | 19 | 1 | entry encoding: 1 = one byte per state, the distance |
+//! | 19 | 1 | entry encoding: 1 = one byte per entry; 2 = four bits per entry (pattern databases) |
 //! | 20 | 4 | reserved, zero |
 //! | 24 | 32 | goal: one byte per cell row-major, 0 = blank; bytes past the board are `0xFF` |
-//! | 56 | 8 | reserved for a pattern mask, zero in exact tables |
-//! | 64 | 8 | entry count `N`, `u64` = width*height! / 2 |
+//! | 56 | 8 | pattern mask: bit `t` for each pattern tile `t`; zero in exact tables |
+//! | 64 | 8 | entry count `N`, `u64` = cells! / 2 (exact), cells!/(cells-k)! (pattern of `k` tiles) |
 //! | 72 | 4 | CRC-32 (IEEE) of the whole body |
 //! | 76 | 1 | block shift `S`: the body is checked in blocks of `2^S` bytes (12..=30) |
 //! | 77 | 3 | reserved, zero |
-//! | 80 | 1 | maximum depth `D` |
+//! | 80 | 1 | maximum depth `D` (pattern databases: the largest code) |
 //! | 81 | 7 | reserved, zero |
-//! | 88 | 8*(D+1) | states at each depth 0..=D, `u64` each; they sum to `N` |
+//! | 88 | 8*(D+1) | entries at each depth (code) 0..=D, `u64` each; they sum to `N` |
 //! | 96+8D | 4*B | CRC-32 of each body block, `B = ceil(N / 2^S)` |
 //! | H-4 | 4 | CRC-32 of header bytes `0..H-4` |
-//! | H | N | body: entry `i` is the distance of the state with folded rank `i` |
+//! | H | L | body: entry `i` is the distance of the state with folded rank `i` |
+//!
+//! The body length `L` is `N` bytes, except for encoding 2: `ceil(N / 2)` bytes, entry `i` in
+//! the low (even `i`) or high (odd `i`) four bits of byte `i / 2`.
+//!
+//! **Pattern databases** (kind 2) index entries by [`PatternSpace::rank`](crate::pattern::PatternSpace::rank)
+//! of the pattern's tiles. An entry is a *code* `c`: the database's value for that placement is
+//! the pattern tiles' Manhattan distance plus `2c` (every move of a pattern tile changes that
+//! distance by one, so the excess is even). Codes fit four bits for every partition npuzzle
+//! builds, which halves the files. The depth counts of a database count codes.
 //!
 //! Why blocks: a 12-cell table is 240 MB, and checking the whole body on every open cost a
 //! quarter of a second per process. [`decode_header`] validates everything but the body (a few
@@ -54,8 +63,12 @@ pub const FIXED_HEADER_LEN: usize = 88;
 
 /// Kind byte of an exact distance table.
 pub const KIND_DISTANCE_TABLE: u8 = 1;
-/// Encoding byte for one distance byte per state.
+/// Kind byte of an additive pattern database.
+pub const KIND_PATTERN_DATABASE: u8 = 2;
+/// Encoding byte for one byte per entry.
 pub const ENCODING_BYTE_PER_STATE: u8 = 1;
+/// Encoding byte for four bits per entry, two entries a byte (pattern databases only).
+pub const ENCODING_NIBBLE: u8 = 2;
 /// Bytes reserved for the goal.
 const GOAL_BYTES: usize = 32;
 
@@ -98,7 +111,7 @@ pub enum FormatError {
     },
     /// A kind or entry encoding this build does not know.
     #[error(
-        "unsupported table kind {kind} / encoding {encoding} (this build reads kind 1, encoding 1)"
+        "unsupported table kind {kind} / encoding {encoding} (this build reads kind 1 with encoding 1, and kind 2 with encoding 1 or 2)"
     )]
     UnsupportedKind {
         /// Kind byte.
@@ -114,11 +127,36 @@ pub enum FormatError {
         /// Stored height.
         height: u8,
     },
+    /// A file of the other kind than asked for (an exact table where a pattern database was
+    /// expected, or the reverse).
+    #[error("the file is {found}, not {expected}")]
+    OtherKind {
+        /// What the file is.
+        found: &'static str,
+        /// What was asked for.
+        expected: &'static str,
+    },
+    /// The pattern mask is not a set of tiles of the board (or is set in an exact table).
+    #[error("corrupt header: pattern mask {mask:#x} is not a set of tiles of the board")]
+    BadPattern {
+        /// The stored mask.
+        mask: u64,
+    },
+    /// A valid pattern database for another pattern than the one asked for.
+    #[error("the pattern database is for tiles {found:?}, not {expected:?}")]
+    OtherPattern {
+        /// The file's tiles.
+        found: Vec<u8>,
+        /// The tiles asked for.
+        expected: Vec<u8>,
+    },
     /// The goal bytes are not a permutation of the board's tiles.
     #[error("corrupt header: the goal is not a permutation of the board's tiles")]
     BadGoal,
-    /// The entry count does not fit the board.
-    #[error("corrupt header: {found} entries stored, a {board} table has {expected}")]
+    /// The entry count does not fit the board (and pattern).
+    #[error(
+        "corrupt header: {found} entries stored, a {board} table (or this pattern) has {expected}"
+    )]
     EntryCount {
         /// Stored count.
         found: u64,
@@ -235,6 +273,12 @@ pub struct Header {
     pub block_checksums: Vec<u32>,
     /// Length of the header in bytes; the body starts here.
     pub len: usize,
+    /// [`KIND_DISTANCE_TABLE`] or [`KIND_PATTERN_DATABASE`].
+    pub kind: u8,
+    /// [`ENCODING_BYTE_PER_STATE`] or [`ENCODING_NIBBLE`].
+    pub encoding: u8,
+    /// The pattern's tiles as a bit mask; 0 for an exact table.
+    pub pattern: u64,
 }
 
 impl Header {
@@ -248,16 +292,29 @@ impl Header {
         entries.div_ceil(1u64 << shift) as usize
     }
 
-    /// The byte range of block `block` within a body of [`Header::entries`] bytes.
+    /// The byte range of block `block` within the body.
     pub fn block_range(&self, block: usize) -> std::ops::Range<usize> {
         let start = block << self.block_shift;
-        let end = ((block + 1) << self.block_shift).min(self.entries as usize);
+        let end = ((block + 1) << self.block_shift).min(self.body_len() as usize);
         start..end
+    }
+
+    /// The body's length in bytes: one per entry, or one per two entries (encoding 2).
+    pub fn body_len(&self) -> u64 {
+        body_len(self.entries, self.encoding)
     }
 
     /// The board.
     pub fn board(&self) -> Board {
         self.goal.board()
+    }
+}
+
+fn body_len(entries: u64, encoding: u8) -> u64 {
+    if encoding == ENCODING_NIBBLE {
+        entries.div_ceil(2)
+    } else {
+        entries
     }
 }
 
@@ -302,6 +359,60 @@ fn combined_checksum(body: &[u8], shift: u8, blocks: &[u32]) -> u32 {
 
 /// Encodes the header of a table whose body is `body` with `counts` states at each depth.
 pub fn encode_header(goal: &State, body: &[u8], counts: &[u64]) -> Vec<u8> {
+    encode_header_of(
+        KIND_DISTANCE_TABLE,
+        ENCODING_BYTE_PER_STATE,
+        0,
+        body.len() as u64,
+        goal,
+        body,
+        counts,
+    )
+}
+
+/// Encodes a complete pattern database file: `codes` (one per entry, see the module
+/// documentation) for the pattern `mask` and `goal`, four bits an entry when every code fits,
+/// else a byte.
+pub fn encode_pattern_database(goal: &State, mask: u64, codes: &[u8]) -> Vec<u8> {
+    use rayon::prelude::*;
+    let max = codes.par_iter().copied().max().unwrap_or(0);
+    let mut counts = vec![0u64; max as usize + 1];
+    for chunk in codes.chunks(1 << 20) {
+        for &c in chunk {
+            counts[c as usize] += 1;
+        }
+    }
+    let (encoding, body) = if max < 16 {
+        let packed: Vec<u8> = codes
+            .par_chunks(2)
+            .map(|pair| pair[0] | pair.get(1).map_or(0, |high| high << 4))
+            .collect();
+        (ENCODING_NIBBLE, packed)
+    } else {
+        (ENCODING_BYTE_PER_STATE, codes.to_vec())
+    };
+    let mut out = encode_header_of(
+        KIND_PATTERN_DATABASE,
+        encoding,
+        mask,
+        codes.len() as u64,
+        goal,
+        &body,
+        &counts,
+    );
+    out.extend_from_slice(&body);
+    out
+}
+
+fn encode_header_of(
+    kind: u8,
+    encoding: u8,
+    mask: u64,
+    entries: u64,
+    goal: &State,
+    body: &[u8],
+    counts: &[u64],
+) -> Vec<u8> {
     let max_depth = (counts.len() - 1) as u8;
     let blocks = block_checksums(body, BLOCK_SHIFT);
     let header_len = Header::len_for(max_depth, blocks.len());
@@ -311,10 +422,10 @@ pub fn encode_header(goal: &State, body: &[u8], counts: &[u64]) -> Vec<u8> {
     out.extend_from_slice(&(header_len as u32).to_le_bytes());
     let board = goal.board();
     out.extend_from_slice(&[
-        KIND_DISTANCE_TABLE,
+        kind,
         board.width() as u8,
         board.height() as u8,
-        ENCODING_BYTE_PER_STATE,
+        encoding,
         0,
         0,
         0,
@@ -323,8 +434,8 @@ pub fn encode_header(goal: &State, body: &[u8], counts: &[u64]) -> Vec<u8> {
     let mut goal_bytes = [0xFFu8; GOAL_BYTES];
     goal_bytes[..board.cells()].copy_from_slice(goal.cells());
     out.extend_from_slice(&goal_bytes);
-    out.extend_from_slice(&0u64.to_le_bytes());
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&mask.to_le_bytes());
+    out.extend_from_slice(&entries.to_le_bytes());
     out.extend_from_slice(&combined_checksum(body, BLOCK_SHIFT, &blocks).to_le_bytes());
     out.extend_from_slice(&[BLOCK_SHIFT, 0, 0, 0]);
     out.extend_from_slice(&[max_depth, 0, 0, 0, 0, 0, 0, 0]);
@@ -386,7 +497,8 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     // The entry count is validated against the board below; bound it here so that the block
     // count (and so the header length) cannot be absurd before then.
     let stored_entries = u64_at(bytes, 64).min(1 << 40);
-    let blocks = Header::blocks_for(stored_entries, block_shift);
+    let (kind, width, height, encoding) = (bytes[16], bytes[17], bytes[18], bytes[19]);
+    let blocks = Header::blocks_for(body_len(stored_entries, encoding), block_shift);
     let stored_len = u32_at(bytes, 12) as u64;
     let header_len = Header::len_for(max_depth, blocks);
     if stored_len != header_len as u64 {
@@ -396,26 +508,46 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
             max_depth,
         });
     }
-    for offset in (20..24).chain(56..64).chain(77..80).chain(81..88) {
+    let pattern_kind = kind == KIND_PATTERN_DATABASE;
+    let reserved_mask = if pattern_kind { 0..0 } else { 56..64 };
+    for offset in (20..24).chain(reserved_mask).chain(77..80).chain(81..88) {
         if bytes[offset] != 0 {
             return Err(FormatError::Reserved { offset });
         }
     }
-    let (kind, width, height, encoding) = (bytes[16], bytes[17], bytes[18], bytes[19]);
-    if kind != KIND_DISTANCE_TABLE || encoding != ENCODING_BYTE_PER_STATE {
+    let known = match kind {
+        KIND_DISTANCE_TABLE => encoding == ENCODING_BYTE_PER_STATE,
+        KIND_PATTERN_DATABASE => encoding == ENCODING_BYTE_PER_STATE || encoding == ENCODING_NIBBLE,
+        _ => false,
+    };
+    if !known {
         return Err(FormatError::UnsupportedKind { kind, encoding });
     }
+    // Exact tables need a board that ranks; a pattern database any board.
     let board = Board::new(width as usize, height as usize)
         .ok()
-        .filter(|b| RankSpace::new(*b).is_ok())
+        .filter(|b| pattern_kind || RankSpace::new(*b).is_ok())
         .ok_or(FormatError::UnsupportedBoard { width, height })?;
+    let mask = u64_at(bytes, 56);
+    let pattern_space = if pattern_kind {
+        let tiles: Vec<u8> = (0..64u8).filter(|t| mask >> t & 1 == 1).collect();
+        Some(
+            crate::pattern::PatternSpace::new(board, &tiles)
+                .map_err(|_| FormatError::BadPattern { mask })?,
+        )
+    } else {
+        None
+    };
     let goal_bytes = &bytes[24..24 + GOAL_BYTES];
     if goal_bytes[board.cells()..].iter().any(|&b| b != 0xFF) {
         return Err(FormatError::BadGoal);
     }
     let goal =
         State::from_tiles(board, &goal_bytes[..board.cells()]).map_err(|_| FormatError::BadGoal)?;
-    let expected_entries = (1..=board.cells() as u64).product::<u64>() / 2;
+    let expected_entries = match &pattern_space {
+        Some(space) => space.entries(),
+        None => (1..=board.cells() as u64).product::<u64>() / 2,
+    };
     let entries = u64_at(bytes, 64);
     if entries != expected_entries {
         return Err(FormatError::EntryCount {
@@ -424,10 +556,11 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
             board,
         });
     }
+    let body_bytes = body_len(entries, encoding) as usize;
     if bytes.len() < header_len {
         return Err(FormatError::Truncated {
             found: bytes.len(),
-            expected: header_len + entries as usize,
+            expected: header_len + body_bytes,
         });
     }
     let stored_header_checksum = u32_at(bytes, header_len - 4);
@@ -442,13 +575,19 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         .map(|d| u64_at(bytes, FIXED_HEADER_LEN + 8 * d))
         .collect();
     let sum = counts.iter().try_fold(0u64, |acc, &c| acc.checked_add(c));
-    if sum != Some(entries) || counts.last() == Some(&0) || counts.first() != Some(&1) {
+    // An exact table has one state at depth 0, the goal; a pattern database at least one
+    // placement with code 0, the goal's.
+    let zeros_ok = match counts.first() {
+        Some(&zeros) => zeros == 1 || (pattern_kind && zeros > 0),
+        None => false,
+    };
+    if sum != Some(entries) || counts.last() == Some(&0) || !zeros_ok {
         return Err(FormatError::DepthCounts {
             found: sum.unwrap_or(u64::MAX),
             expected: entries,
         });
     }
-    let file_len = header_len + entries as usize;
+    let file_len = header_len + body_bytes;
     if bytes.len() < file_len {
         return Err(FormatError::Truncated {
             found: bytes.len(),
@@ -474,6 +613,9 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         block_shift,
         block_checksums,
         len: header_len,
+        kind,
+        encoding,
+        pattern: mask,
     })
 }
 
@@ -522,9 +664,16 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
             found: whole,
         });
     }
+    let nibbles = header.encoding == ENCODING_NIBBLE;
     let histogram = body
         .par_chunks(1 << header.block_shift)
-        .map(crate::bfs::count_depths_all)
+        .map(|chunk| {
+            if nibbles {
+                count_nibbles(chunk)
+            } else {
+                crate::bfs::count_depths_all(chunk)
+            }
+        })
         .reduce(
             || [0u64; 256],
             |mut a, b| {
@@ -532,6 +681,11 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
                 a
             },
         );
+    let mut histogram = histogram;
+    if nibbles && header.entries % 2 == 1 {
+        // The last byte's high half is padding, zero, not an entry.
+        histogram[0] -= 1;
+    }
     let counts = &header.counts;
     if let Some(depth) = (0..256).find(|&d| histogram[d] != counts.get(d).copied().unwrap_or(0)) {
         return Err(FormatError::BodyCounts {
@@ -541,6 +695,17 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
         });
     }
     Ok(())
+}
+
+/// The number of each four-bit code in `bytes`, both halves of every byte.
+fn count_nibbles(bytes: &[u8]) -> [u64; 256] {
+    let per_byte = crate::bfs::count_depths_all(bytes);
+    let mut out = [0u64; 256];
+    for (byte, &n) in per_byte.iter().enumerate() {
+        out[byte & 15] += n;
+        out[byte >> 4] += n;
+    }
+    out
 }
 
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.

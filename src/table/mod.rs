@@ -166,6 +166,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The [`FormatError`] of the first problem found in the header or the file's length.
     pub fn from_header(data: D) -> Result<Table<D>, FormatError> {
         let header = format::decode_header(data.as_ref())?;
+        if header.kind != format::KIND_DISTANCE_TABLE {
+            return Err(FormatError::OtherKind {
+                found: "a pattern database",
+                expected: "an exact distance table",
+            });
+        }
         let space = RankSpace::new(header.board()).map_err(|_| FormatError::UnsupportedBoard {
             width: header.board().width() as u8,
             height: header.board().height() as u8,

@@ -1,0 +1,239 @@
+//! An additive pattern database: a validated view over the bytes of a kind-2 table file,
+//! answering the lower bound of one pattern for a placement of its tiles.
+
+use std::ops::ControlFlow;
+
+use super::generate::{self, Cancelled, Progress};
+use super::space::PatternSpace;
+use crate::state::State;
+use crate::table::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
+
+/// One pattern's database over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
+///
+/// Holding one means the header and the whole body were validated (checksums and the
+/// histogram of codes against the header): lookups are then plain slice reads, which is what
+/// the search's inner loop needs.
+///
+/// ```
+/// use npuzzle::pattern::PatternDatabase;
+/// use npuzzle::{Board, State};
+/// let goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+/// let db = PatternDatabase::build(&goal, &[1, 2, 3, 4], &|_| std::ops::ControlFlow::Continue(()))?;
+/// // At the goal, the pattern tiles need no move.
+/// assert_eq!(db.value_of(&goal), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PatternDatabase<D> {
+    data: D,
+    header: Header,
+    space: PatternSpace,
+    /// `manhattan[i][cell]`: pattern tile `i`'s Manhattan distance from `cell` to its goal cell.
+    manhattan: Vec<[u8; 32]>,
+}
+
+impl<D> std::fmt::Debug for PatternDatabase<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternDatabase")
+            .field("goal", &self.header.goal)
+            .field("tiles", &self.space.tiles())
+            .field("entries", &self.header.entries)
+            .field("encoding", &self.header.encoding)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PatternDatabase<Vec<u8>> {
+    /// Runs the generator for `tiles` of `goal` and encodes the result as a file in memory.
+    /// `progress` is called after each layer and may cancel.
+    ///
+    /// # Errors
+    /// [`BuildError`]: tiles that are not a pattern of the board, or a cancelled build.
+    pub fn build(
+        goal: &State,
+        tiles: &[u8],
+        progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    ) -> Result<PatternDatabase<Vec<u8>>, BuildError> {
+        let space = PatternSpace::new(goal.board(), tiles)?;
+        let free = goal.board().cells() - space.tiles().len();
+        if !(2..=21).contains(&free) {
+            // With one free cell (the blank's) the tiles are the whole puzzle: that is an
+            // exact table's job. More than 21 free cells do not fit the generator's words
+            // (three masks in 64 bits); such small patterns are weaker than Manhattan
+            // distance plus linear conflict anyway.
+            return Err(BuildError::TooManyTiles {
+                tiles: space.tiles().len(),
+                cells: goal.board().cells(),
+            });
+        }
+        let codes = generate::codes(&space, goal, progress)?;
+        let data = format::encode_pattern_database(goal, space.mask(), &codes);
+        drop(codes);
+        let header = format::decode_header(&data).expect("an encoded header decodes");
+        Ok(PatternDatabase::with_header(data, header, space))
+    }
+}
+
+/// Why a database could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Not a pattern of the board.
+    #[error(transparent)]
+    Pattern(#[from] super::space::PatternError),
+    /// A pattern must leave between 2 and 21 cells free.
+    #[error("a pattern of {tiles} tiles on {cells} cells must leave between 2 and 21 cells free")]
+    TooManyTiles {
+        /// Tiles in the pattern.
+        tiles: usize,
+        /// Cells of the board.
+        cells: usize,
+    },
+    /// Cancelled through the progress hook.
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+}
+
+impl<D: AsRef<[u8]>> PatternDatabase<D> {
+    /// Validates `data` as a complete pattern database file, header and whole body.
+    ///
+    /// # Errors
+    /// The first [`FormatError`] found; [`FormatError::OtherKind`] for an exact table. Never
+    /// panics, whatever the bytes.
+    pub fn from_bytes(data: D) -> Result<PatternDatabase<D>, FormatError> {
+        let header = format::decode_header(data.as_ref())?;
+        if header.kind != KIND_PATTERN_DATABASE {
+            return Err(FormatError::OtherKind {
+                found: "an exact distance table",
+                expected: "a pattern database",
+            });
+        }
+        format::verify_body(&header, &data.as_ref()[header.len..])?;
+        let tiles: Vec<u8> = (0..64u8).filter(|t| header.pattern >> t & 1 == 1).collect();
+        let space =
+            PatternSpace::new(header.board(), &tiles).map_err(|_| FormatError::BadPattern {
+                mask: header.pattern,
+            })?;
+        Ok(PatternDatabase::with_header(data, header, space))
+    }
+
+    fn with_header(data: D, header: Header, space: PatternSpace) -> PatternDatabase<D> {
+        let manhattan = generate::manhattan(&space, &header.goal);
+        PatternDatabase {
+            data,
+            header,
+            space,
+            manhattan,
+        }
+    }
+
+    /// Checks that this database is for `goal` and `tiles`.
+    ///
+    /// # Errors
+    /// [`FormatError::OtherGoal`] or [`FormatError::OtherPattern`].
+    pub fn expect(&self, goal: &State, tiles: &[u8]) -> Result<(), FormatError> {
+        if self.header.goal != *goal {
+            return Err(FormatError::OtherGoal {
+                found: self.header.goal.to_string(),
+                found_board: self.header.board(),
+                expected: goal.to_string(),
+                expected_board: goal.board(),
+            });
+        }
+        let mut wanted = tiles.to_vec();
+        wanted.sort_unstable();
+        if wanted != self.space.tiles() {
+            return Err(FormatError::OtherPattern {
+                found: self.space.tiles().to_vec(),
+                expected: wanted,
+            });
+        }
+        Ok(())
+    }
+
+    /// The validated header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The goal the values are measured to.
+    pub fn goal(&self) -> &State {
+        &self.header.goal
+    }
+
+    /// The pattern's index space (its tiles, ranks).
+    pub fn space(&self) -> &PatternSpace {
+        &self.space
+    }
+
+    /// The whole file: header and body.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
+    /// The stored code of the placement with rank `rank`.
+    ///
+    /// # Panics
+    /// If `rank` is not below the entry count.
+    #[inline]
+    pub fn code(&self, rank: u32) -> u8 {
+        let body = &self.data.as_ref()[self.header.len..];
+        if self.header.encoding == ENCODING_NIBBLE {
+            (body[(rank >> 1) as usize] >> ((rank & 1) * 4)) & 15
+        } else {
+            body[rank as usize]
+        }
+    }
+
+    /// The Manhattan distance of pattern tile `i` (in [`PatternSpace::tiles`] order) from
+    /// `cell` to its goal cell.
+    #[inline]
+    pub fn tile_manhattan(&self, i: usize, cell: u8) -> u8 {
+        self.manhattan[i][cell as usize]
+    }
+
+    /// The lower bound for the placement `cells` (cell of each pattern tile, in
+    /// [`PatternSpace::tiles`] order): moves of pattern tiles needed to reach the goal.
+    #[inline]
+    pub fn value(&self, cells: &[u8]) -> u32 {
+        let md: u32 = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| self.manhattan[i][c as usize] as u32)
+            .sum();
+        md + 2 * self.code(self.space.rank(cells)) as u32
+    }
+
+    /// The lower bound for `state` (on the database's board).
+    pub fn value_of(&self, state: &State) -> u32 {
+        let cells: Vec<u8> = self
+            .space
+            .tiles()
+            .iter()
+            .map(|&t| state.cells().iter().position(|&c| c == t).expect("a tile") as u8)
+            .collect();
+        self.value(&cells)
+    }
+}
+
+impl<D> PatternDatabase<D> {
+    /// The bytes, given back.
+    pub fn into_inner(self) -> D {
+        self.data
+    }
+
+    /// The same database over other bytes holding the same content (a `Vec` into the
+    /// [`TableBytes`](crate::table::file::TableBytes) that files are opened as).
+    pub fn map_into<E: From<D>>(self) -> PatternDatabase<E> {
+        self.map_bytes(E::from)
+    }
+
+    /// The same database over other bytes holding the same content.
+    pub(crate) fn map_bytes<E>(self, wrap: impl FnOnce(D) -> E) -> PatternDatabase<E> {
+        PatternDatabase {
+            data: wrap(self.data),
+            header: self.header,
+            space: self.space,
+            manhattan: self.manhattan,
+        }
+    }
+}
