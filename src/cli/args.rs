@@ -62,6 +62,15 @@ pub enum Command {
     /// the exact distance, or the word `unsolvable`), or the same fields as JSON lines. The same
     /// seed and options print the same instances on every machine.
     Sample(SampleArgs),
+    /// Serve a local web page (play with the exact distance shown) and a JSON API on 127.0.0.1
+    ///
+    /// Routes: GET /api/distance?start=S&goal=G, GET /api/solve?start=S&goal=G, POST
+    /// /api/verify with {"start", "goal", "moves"}, GET /api/sample?depth=D&count=N&seed=X;
+    /// `goal` is optional and `board=WxH` names the board, as on the command line, and
+    /// `limit=` bounds a search (default 5s, at most 30s). Malformed input is 400, an
+    /// unsolvable pair 422, a limit reached (or every search slot busy) 503, each with
+    /// {"error": "..."}. The page is at /. Stops on Ctrl-C.
+    Serve(ServeArgs),
 }
 
 /// The goal and board options every query shares.
@@ -419,4 +428,12 @@ pub struct SampleArgs {
     /// Output form
     #[arg(long, short, value_enum, default_value_t = SampleFormat::Csv)]
     pub format: SampleFormat,
+}
+
+/// Arguments of `serve` (the command's help is on [`Command::Serve`]).
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1; 0 picks a free one. The URL is printed on stdout either way
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    pub port: u16,
 }

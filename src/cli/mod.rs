@@ -23,6 +23,7 @@ mod output_file;
 mod query;
 mod sample;
 mod search;
+mod serve;
 mod stats;
 mod stats_plot;
 mod threads;
@@ -171,6 +172,7 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Check(args) => check::run(&args, context),
         Command::Verify(args) => verify::run(&args, context),
         Command::Sample(args) => sample::run(&args, context),
+        Command::Serve(args) => serve::run(&args, context),
     }
 }
 
