@@ -20,6 +20,7 @@ mod limits;
 mod lines;
 mod output;
 mod output_file;
+mod play;
 mod query;
 mod sample;
 mod search;
@@ -173,6 +174,7 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Verify(args) => verify::run(&args, context),
         Command::Sample(args) => sample::run(&args, context),
         Command::Serve(args) => serve::run(&args, context),
+        Command::Play(args) => play::run(&args, context),
     }
 }
 
