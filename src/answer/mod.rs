@@ -35,6 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bound;
 mod slots;
 mod source;
 
@@ -42,6 +43,7 @@ use std::fmt;
 use std::sync::Mutex;
 use std::time::Duration;
 
+pub use bound::lower_bound;
 pub use source::{BuildInMemory, DataDir, SourceError, SourceEvent, TableSource};
 
 use crate::board::Board;

@@ -62,6 +62,23 @@ pub enum Command {
     /// the exact distance, or the word `unsolvable`), or the same fields as JSON lines. The same
     /// seed and options print the same instances on every machine.
     Sample(SampleArgs),
+    /// Serve a local web page (play with the exact distance shown) and a JSON API on 127.0.0.1
+    ///
+    /// Routes: GET /api/distance?start=S&goal=G, GET /api/solve?start=S&goal=G, POST
+    /// /api/verify with {"start", "goal", "moves"}, GET /api/sample?depth=D&count=N&seed=X;
+    /// `goal` is optional and `board=WxH` names the board, as on the command line, and
+    /// `limit=` bounds a search (default 5s, at most 30s). Malformed input is 400, an
+    /// unsolvable pair 422, a limit reached (or every search slot busy) 503, each with
+    /// {"error": "..."}. The page is at /. Stops on Ctrl-C.
+    Serve(ServeArgs),
+    /// Play in the terminal with the exact distance shown after every move
+    ///
+    /// Keys: arrows or h/j/k/l move the blank (U D L R: the up arrow moves the blank up),
+    /// `?` or `H` a hint (an optimal next move), `u` undo, `s` shuffle to an exact depth
+    /// (`+`/`-` change it), `r` back to the start, `q` or Esc quit. On boards without a table
+    /// the distance comes from a search within --limit; if it gives up, a lower bound is
+    /// shown, labelled so.
+    Play(PlayArgs),
 }
 
 /// The goal and board options every query shares.
@@ -428,4 +445,36 @@ pub struct SampleArgs {
     /// Output form
     #[arg(long, short, value_enum, default_value_t = SampleFormat::Csv)]
     pub format: SampleFormat,
+}
+
+/// Arguments of `serve` (the command's help is on [`Command::Serve`]).
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1; 0 picks a free one. The URL is printed on stdout either way
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    pub port: u16,
+}
+
+/// Arguments of `play` (the command's help is on [`Command::Play`]).
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The start state [default: a shuffle at depth --depth]
+    #[arg(value_name = "START", allow_hyphen_values = true)]
+    pub start: Option<String>,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// The depth of a shuffle (`s`): exact on boards with a table, a walk of that many
+    /// random moves elsewhere
+    #[arg(long, value_name = "D", default_value_t = 12)]
+    pub depth: u8,
+
+    /// The seed of the shuffles [default: drawn from the clock]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Per-move search limit on boards without a table (e.g. 500ms, 2s, 1M)
+    #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
+    pub limit: Vec<super::limits::LimitArg>,
 }

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,7 +20,8 @@ use super::{Cli, Failure};
 pub struct Context {
     /// The data directory, or why there is none.
     data_dir: Result<PathBuf, String>,
-    oracle: Oracle,
+    /// Shared, so that `serve` can hand it to its blocking tasks.
+    oracle: Arc<Oracle>,
 }
 
 impl Context {
@@ -49,7 +50,10 @@ impl Context {
                 noted: AtomicBool::new(false),
             }),
         };
-        Context { data_dir, oracle }
+        Context {
+            data_dir,
+            oracle: Arc::new(oracle),
+        }
     }
 
     /// The data directory, for the commands that name files in it (`build`, `check`).
@@ -64,6 +68,11 @@ impl Context {
     /// The answer layer: tables from the data directory, search elsewhere.
     pub fn oracle(&self) -> &Oracle {
         &self.oracle
+    }
+
+    /// The answer layer, for threads that outlive a borrow (the server's blocking tasks).
+    pub fn shared_oracle(&self) -> Arc<Oracle> {
+        Arc::clone(&self.oracle)
     }
 
     /// The usage error of a command that needs an exact table for `board`, which has none.

@@ -20,9 +20,11 @@ mod limits;
 mod lines;
 mod output;
 mod output_file;
+mod play;
 mod query;
 mod sample;
 mod search;
+mod serve;
 mod stats;
 mod stats_plot;
 mod threads;
@@ -171,6 +173,8 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Check(args) => check::run(&args, context),
         Command::Verify(args) => verify::run(&args, context),
         Command::Sample(args) => sample::run(&args, context),
+        Command::Serve(args) => serve::run(&args, context),
+        Command::Play(args) => play::run(&args, context),
     }
 }
 

@@ -1,0 +1,517 @@
+//! The JSON API: each route reads its parameters with the command line's spellings and
+//! messages, asks the answer layer on the blocking pool, and writes JSON.
+
+use std::time::Duration;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State as With};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use npuzzle::answer::{lower_bound, AnswerError, Exact, NoAnswer};
+use npuzzle::sample::SampleOptions;
+use npuzzle::verify::{parse_moves, Claim};
+use npuzzle::{Board, How, Limits, Method, Oracle, State, TableError};
+
+use super::super::input::{goal_of, parse_state, shorten, unsolvable_reason};
+use super::super::limits::{parse_limit, LimitArg};
+use super::super::Failure;
+use super::Shared;
+
+/// The search limit of a request that names none.
+pub const DEFAULT_LIMIT: Duration = Duration::from_secs(5);
+
+/// The largest search limit a request may ask for.
+pub const MAX_LIMIT: Duration = Duration::from_secs(30);
+
+/// The most instances one `sample` request draws.
+pub const MAX_SAMPLE_COUNT: u64 = 1000;
+
+/// An answer the API could not give: a status and the one-line message.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    /// On a search that gave up: a lower bound on the distance.
+    lower_bound: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<u32>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            lower_bound: None,
+        }
+    }
+
+    /// Malformed input: 400.
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorJson {
+            error: &self.message,
+            lower_bound: self.lower_bound,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// A command-line failure's message (parse errors): 400.
+impl From<Failure> for ApiError {
+    fn from(failure: Failure) -> ApiError {
+        ApiError::bad(failure.message.unwrap_or_else(|| "invalid input".into()))
+    }
+}
+
+/// The answer layer's errors: a question that cannot be asked is 400; a table that cannot be
+/// opened or read is the server's fault, 500.
+impl From<AnswerError> for ApiError {
+    fn from(error: AnswerError) -> ApiError {
+        let status = match &error {
+            AnswerError::Source { .. }
+            | AnswerError::Table(TableError::Damaged { .. } | TableError::Inconsistent { .. }) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            _ => StatusCode::BAD_REQUEST,
+        };
+        let message = Failure::from(error).message.unwrap_or_default();
+        ApiError::new(status, message)
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        ApiError::new(rejection.status(), rejection.body_text())
+    }
+}
+
+/// A body that is not the JSON asked for is malformed input, 400 (axum says 422 for JSON of
+/// the wrong shape; here 422 is kept for unsolvable pairs); too large stays 413.
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        let status = match rejection.status() {
+            StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+            other => other,
+        };
+        ApiError::new(status, rejection.body_text())
+    }
+}
+
+/// Any route that does not exist.
+pub async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such page: the routes are /, /api/distance, /api/solve, /api/verify (POST) and /api/sample",
+    )
+}
+
+/// The parameters of `distance` and `solve`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairQuery {
+    start: Option<String>,
+    goal: Option<String>,
+    #[serde(alias = "size")]
+    board: Option<String>,
+    limit: Option<String>,
+}
+
+/// A start and a goal read as the command line reads them.
+struct Pair {
+    start: State,
+    goal: State,
+    how: How,
+}
+
+fn read_board(text: Option<&str>) -> Result<Option<Board>, ApiError> {
+    text.filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<Board>()
+                .map_err(|e| ApiError::bad(format!("invalid board `{}`: {e}", shorten(t))))
+        })
+        .transpose()
+}
+
+/// The request's search limits: `limit` in the CLI's spellings (`5s`, `250ms`, `2M`), a time
+/// of at most [`MAX_LIMIT`]; every search is bounded in time whatever is asked.
+fn read_limits(text: Option<&str>) -> Result<Limits, ApiError> {
+    let mut limits = Limits {
+        max_expanded: None,
+        max_time: Some(DEFAULT_LIMIT),
+    };
+    match text.filter(|t| !t.is_empty()).map(parse_limit).transpose() {
+        Err(message) => return Err(ApiError::bad(message)),
+        Ok(None) => {}
+        Ok(Some(LimitArg::Nodes(nodes))) => limits.max_expanded = Some(nodes),
+        Ok(Some(LimitArg::Time(time))) if time > MAX_LIMIT => {
+            return Err(ApiError::bad(format!(
+                "limit {} s is over the server's maximum of {} s",
+                time.as_secs_f64(),
+                MAX_LIMIT.as_secs()
+            )))
+        }
+        Ok(Some(LimitArg::Time(time))) => limits.max_time = Some(time),
+    }
+    Ok(limits)
+}
+
+fn read_pair(query: &PairQuery) -> Result<Pair, ApiError> {
+    let board = read_board(query.board.as_deref())?;
+    let start = query
+        .start
+        .as_deref()
+        .ok_or_else(|| ApiError::bad("no start: add ?start=STATE (e.g. start=867254301)"))?;
+    let start = parse_state("start", start, board)?;
+    let goal = match query.goal.as_deref().filter(|g| !g.is_empty()) {
+        Some(text) => parse_state("goal", text, Some(start.board()))?,
+        None => State::goal(start.board()),
+    };
+    Ok(Pair {
+        start,
+        goal,
+        how: How::within(read_limits(query.limit.as_deref())?),
+    })
+}
+
+/// Runs `question` on the blocking pool, within the server's bounds: a question that needs a
+/// search takes a search slot or is refused (503) at once.
+async fn ask<T: Send + 'static>(
+    shared: &Shared,
+    board: Board,
+    question: impl FnOnce(&Oracle) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let search = if shared.oracle.uses_table(board) {
+        None
+    } else {
+        Some(shared.searches.clone().try_acquire_owned().map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "busy: every search slot ({}) is taken by another request; try again in a moment",
+                    super::search_slots()
+                ),
+            )
+        })?)
+    };
+    let permit = shared
+        .answering
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
+    let oracle = shared.oracle.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let _permits = (permit, search);
+        question(&oracle)
+    })
+    .await;
+    result.unwrap_or_else(|e| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the question failed inside the server: {e}"),
+        ))
+    })
+}
+
+/// The error for an answer without a value: unsolvable 422, a limit reached 503 (with a
+/// lower bound on the distance).
+fn no_answer(why: NoAnswer, cost: &npuzzle::Answer<()>, pair: &Pair) -> ApiError {
+    match why {
+        NoAnswer::GaveUp(limit) => ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "{} gave up at the {limit} after expanding {} nodes in {:.2} s without reaching the goal; raise it with limit= (at most {} s)",
+                match cost.method {
+                    Method::Search { algorithm, .. } => algorithm.name(),
+                    _ => "the search",
+                },
+                cost.expanded,
+                cost.elapsed.as_secs_f64(),
+                MAX_LIMIT.as_secs()
+            ),
+            lower_bound: lower_bound(&pair.start, &pair.goal),
+        },
+        _ => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            unsolvable_reason(&pair.start, &pair.goal),
+        ),
+    }
+}
+
+/// `method`'s name as the command line's `--stats` and JSON write it.
+fn method_name(method: &Method) -> String {
+    method.to_string()
+}
+
+#[derive(Serialize)]
+pub struct DistanceJson {
+    start: String,
+    goal: String,
+    board: String,
+    distance: u8,
+    method: String,
+    expanded: u64,
+    time_ms: f64,
+}
+
+/// `GET /api/distance?start=S&goal=G[&board=WxH][&limit=5s]`.
+pub async fn distance(
+    With(shared): With<Shared>,
+    query: Result<Query<PairQuery>, QueryRejection>,
+) -> Result<Json<DistanceJson>, ApiError> {
+    let Query(query) = query?;
+    let pair = read_pair(&query)?;
+    let board = pair.start.board();
+    ask(&shared, board, move |oracle| {
+        let answer = oracle.distance(&pair.start, &pair.goal, pair.how)?;
+        let (value, cost) = answer.split();
+        let distance = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        Ok(Json(DistanceJson {
+            start: pair.start.to_string(),
+            goal: pair.goal.to_string(),
+            board: board.to_string(),
+            distance,
+            method: method_name(&cost.method),
+            expanded: cost.expanded,
+            time_ms: cost.elapsed.as_secs_f64() * 1e3,
+        }))
+    })
+    .await
+}
+
+#[derive(Serialize)]
+pub struct SolveJson {
+    start: String,
+    goal: String,
+    board: String,
+    distance: usize,
+    moves: String,
+    path: Vec<String>,
+    method: String,
+    optimal: bool,
+    expanded: u64,
+    time_ms: f64,
+}
+
+/// `GET /api/solve?start=S&goal=G[&board=WxH][&limit=5s]`: an optimal solution.
+pub async fn solve(
+    With(shared): With<Shared>,
+    query: Result<Query<PairQuery>, QueryRejection>,
+) -> Result<Json<SolveJson>, ApiError> {
+    let Query(query) = query?;
+    let pair = read_pair(&query)?;
+    let board = pair.start.board();
+    ask(&shared, board, move |oracle| {
+        let answer = oracle.solve(&pair.start, &pair.goal, pair.how)?;
+        let (value, cost) = answer.split();
+        let solution = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        Ok(Json(SolveJson {
+            start: pair.start.to_string(),
+            goal: pair.goal.to_string(),
+            board: board.to_string(),
+            distance: solution.len(),
+            moves: solution.moves_string(),
+            path: solution.path().iter().map(State::to_string).collect(),
+            method: method_name(&cost.method),
+            optimal: cost.method.is_optimal(),
+            expanded: cost.expanded,
+            time_ms: cost.elapsed.as_secs_f64() * 1e3,
+        }))
+    })
+    .await
+}
+
+/// The body of `POST /api/verify`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyBody {
+    start: String,
+    #[serde(default)]
+    goal: Option<String>,
+    #[serde(default, alias = "size")]
+    board: Option<String>,
+    /// The claimed moves (`U D L R`, any case, separators allowed, as `verify` reads them).
+    #[serde(default)]
+    moves: Option<String>,
+    /// Claims that the pair has no solution.
+    #[serde(default)]
+    unsolvable: Option<bool>,
+    #[serde(default)]
+    limit: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct VerifyJson {
+    start: String,
+    goal: String,
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+    passes: bool,
+    /// The exact distance, `"unsolvable"`, or null when it was not needed or not found.
+    exact: serde_json::Value,
+    claimed: Option<u32>,
+    method: String,
+}
+
+/// `POST /api/verify` with `{"start", "goal", "moves"}` (or `"unsolvable": true`): the verdict
+/// `npuzzle verify` gives that answer.
+pub async fn verify(
+    With(shared): With<Shared>,
+    body: Result<Json<VerifyBody>, JsonRejection>,
+) -> Result<Json<VerifyJson>, ApiError> {
+    let Json(body) = body?;
+    let query = PairQuery {
+        start: Some(body.start),
+        goal: body.goal,
+        board: body.board,
+        limit: body.limit,
+    };
+    let pair = read_pair(&query)?;
+    let moves = body
+        .moves
+        .as_deref()
+        .map(parse_moves)
+        .transpose()
+        .map_err(|e| ApiError::bad(format!("invalid moves: {e}")))?;
+    if moves.is_none() && body.unsolvable.is_none() {
+        return Err(ApiError::bad(
+            "no claim: give `moves` (e.g. \"LURD\") or `unsolvable`",
+        ));
+    }
+    let claim = Claim {
+        moves,
+        unsolvable: body.unsolvable,
+        ..Claim::default()
+    };
+    let board = pair.start.board();
+    ask(&shared, board, move |oracle| {
+        let answer = oracle.judge(&pair.start, &pair.goal, &claim, pair.how)?;
+        let (value, cost) = answer.split();
+        // `judge` always has a value: a search that gave up is the `unverified` verdict.
+        let judged = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        let exact = match judged.exact {
+            Exact::Distance(d) => serde_json::Value::from(d),
+            Exact::Unsolvable => serde_json::Value::from("unsolvable"),
+            Exact::Unknown => serde_json::Value::Null,
+        };
+        Ok(Json(VerifyJson {
+            start: pair.start.to_string(),
+            goal: pair.goal.to_string(),
+            verdict: judged.verdict.name(),
+            detail: judged.verdict.detail(),
+            passes: judged.verdict.passes(Default::default()),
+            exact,
+            claimed: claim.claimed_length(&pair.start),
+            method: method_name(&cost.method),
+        }))
+    })
+    .await
+}
+
+/// The parameters of `sample`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleQuery {
+    goal: Option<String>,
+    #[serde(alias = "size")]
+    board: Option<String>,
+    depth: Option<u8>,
+    min_depth: Option<u8>,
+    max_depth: Option<u8>,
+    count: Option<u64>,
+    seed: Option<u64>,
+    unsolvable: Option<u64>,
+}
+
+#[derive(Serialize)]
+pub struct InstanceJson {
+    start: String,
+    goal: String,
+    /// The exact distance, `"unsolvable"`, or absent when nobody computed it (no table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+pub struct SampleJson {
+    board: String,
+    goal: String,
+    seed: u64,
+    instances: Vec<InstanceJson>,
+}
+
+/// `GET /api/sample?depth=D&count=N&seed=X[&goal=G][&board=WxH]`: instances drawn as
+/// `npuzzle sample` draws them (the same seed gives the same instances).
+pub async fn sample(
+    With(shared): With<Shared>,
+    query: Result<Query<SampleQuery>, QueryRejection>,
+) -> Result<Json<SampleJson>, ApiError> {
+    let Query(query) = query?;
+    let board = read_board(query.board.as_deref())?;
+    let goal = goal_of(query.goal.as_deref().filter(|g| !g.is_empty()), board)?;
+    let count = query.count.unwrap_or(1);
+    if count > MAX_SAMPLE_COUNT {
+        return Err(ApiError::bad(format!(
+            "count {count} is over the server's maximum of {MAX_SAMPLE_COUNT} per request"
+        )));
+    }
+    let depths = match (query.depth, query.min_depth, query.max_depth) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err(ApiError::bad(
+                "depth cannot be given with min_depth or max_depth",
+            ))
+        }
+        (Some(depth), _, _) => depth..=depth,
+        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
+    };
+    let options = SampleOptions {
+        count,
+        depths,
+        unsolvable: query.unsolvable.unwrap_or(0),
+    };
+    let seed = query.seed.unwrap_or_else(fresh_seed);
+    ask(&shared, goal.board(), move |oracle| {
+        let instances = oracle
+            .sample(&goal, &options, seed)?
+            .map(|instance| InstanceJson {
+                start: instance.start.to_string(),
+                goal: instance.goal.to_string(),
+                distance: match (instance.solvable, instance.distance) {
+                    (false, _) => Some("unsolvable".into()),
+                    (true, Some(d)) => Some(d.into()),
+                    (true, None) => None,
+                },
+            })
+            .collect();
+        Ok(Json(SampleJson {
+            board: goal.board().to_string(),
+            goal: goal.to_string(),
+            seed,
+            instances,
+        }))
+    })
+    .await
+}
+
+/// A seed for a request without one: the clock's nanoseconds, kept short enough to type back.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    npuzzle::rng::SplitMix64::new(nanos).next_u64() % 1_000_000_000
+}

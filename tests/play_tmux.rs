@@ -1,0 +1,195 @@
+//! `npuzzle play` through a real pseudo-terminal: tmux runs the game in a detached 80x24
+//! session, `send-keys` plays, `capture-pane -p` reads the screen.
+//!
+//! Needs tmux. Without it the tests say so on stderr and pass, unless NPUZZLE_REQUIRE_TMUX=1
+//! (set by `.ci/run`, which installs tmux), where they fail.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_npuzzle");
+
+/// A tmux server of its own (`-L`), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Starts `npuzzle ARGS` in an 80x24 session; `None` when tmux is missing (and allowed to be).
+    fn start(name: &str, data_dir: &Path, args: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(
+                std::env::var_os("NPUZZLE_REQUIRE_TMUX").is_none(),
+                "tmux is required (NPUZZLE_REQUIRE_TMUX is set) but not installed"
+            );
+            eprintln!("note: tmux is not installed: the terminal game's test did not run");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("npuzzle-test-{}-{name}", std::process::id()),
+        };
+        let command = format!("{BIN} --data-dir '{}' play {args}", data_dir.display());
+        let out = tmux.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "play",
+            &command,
+        ]);
+        assert!(out.status.success(), "tmux new-session: {out:?}");
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .env("TERM", "xterm-256color")
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "play"];
+        args.extend_from_slice(keys);
+        let out = self.run(&args);
+        assert!(out.status.success(), "tmux send-keys: {out:?}");
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "play"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits until the screen shows `text`; returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let began = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(20),
+                "the screen never showed {text:?}; it shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Whether the game's session still runs.
+    fn alive(&self) -> bool {
+        self.run(&["has-session", "-t", "play"]).status.success()
+    }
+
+    /// Waits for the game to end.
+    fn wait_gone(&self) {
+        let began = Instant::now();
+        while self.alive() {
+            assert!(
+                began.elapsed() < Duration::from_secs(10),
+                "the game did not quit; it shows:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The number after `Distance: ` on the screen.
+fn distance(screen: &str) -> String {
+    let at = screen.find("Distance: ").expect("a distance line") + "Distance: ".len();
+    screen[at..]
+        .split_whitespace()
+        .next()
+        .expect("a value")
+        .to_string()
+}
+
+#[test]
+fn the_game_shows_the_exact_distance_after_every_move_and_quits_on_q() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    // Two moves from the goal: the blank moves right twice.
+    let Some(tmux) = Tmux::start("moves", data.path(), "123456078 --depth 7 --seed 5") else {
+        return;
+    };
+    let screen = tmux.wait_for("Distance: 2 (exact, from the table)");
+    assert!(screen.contains("npuzzle play: 3x3"), "{screen}");
+    // Right arrow: the blank moves right, one move from the goal.
+    tmux.keys(&["Right"]);
+    tmux.wait_for("Distance: 1 (exact");
+    // `h` (vi's left) moves it back: two again.
+    tmux.keys(&["h"]);
+    tmux.wait_for("Distance: 2 (exact");
+    assert!(tmux.screen().contains("Moves made: 2"));
+    // Undo: one.
+    tmux.keys(&["u"]);
+    tmux.wait_for("Distance: 1 (exact");
+    // The hint is the optimal move R; following it solves the puzzle.
+    tmux.keys(&["?"]);
+    tmux.wait_for("hint: R (1 moves left");
+    tmux.keys(&["l"]);
+    let screen = tmux.wait_for("Distance: 0 (exact");
+    assert!(screen.contains("solved in"), "{screen}");
+    // A move off the board is refused and changes nothing.
+    tmux.keys(&["Right"]);
+    tmux.wait_for("R: the blank cannot leave the board");
+    assert_eq!(distance(&tmux.screen()), "0");
+    // Shuffle at depth 7, then at 8 (`+`): exact depths from the table.
+    tmux.keys(&["s"]);
+    tmux.wait_for("shuffled to exact depth 7");
+    assert_eq!(distance(&tmux.screen()), "7");
+    tmux.keys(&["+", "s"]);
+    tmux.wait_for("shuffled to exact depth 8");
+    assert_eq!(distance(&tmux.screen()), "8");
+    tmux.keys(&["q"]);
+    tmux.wait_gone();
+}
+
+#[test]
+fn without_a_table_a_search_that_gives_up_shows_a_lower_bound_labelled_so() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    // A uniformly drawn 4x4 start (`npuzzle sample --board 4x4 --seed 1 -n 1`), tens of
+    // moves from the goal, with a tiny limit: the search gives up.
+    let start = "'10 0 1 4 7 3 8 13 2 12 15 9 5 6 14 11'";
+    let Some(tmux) = Tmux::start("bound", data.path(), &format!("{start} --limit 1ms")) else {
+        return;
+    };
+    let screen = tmux.wait_for("Distance: at least");
+    assert!(screen.contains("lower bound"), "{screen}");
+    let at = screen.find("at least ").expect("a bound") + "at least ".len();
+    let bound: u32 = screen[at..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number");
+    assert!(bound > 0 && bound <= 80, "{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_gone();
+}
+
+#[test]
+fn a_4x4_close_to_the_goal_is_answered_exactly_by_search() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let start = "'1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'";
+    let Some(tmux) = Tmux::start("search", data.path(), start) else {
+        return;
+    };
+    tmux.wait_for("Distance: 1 (exact, by idastar");
+    tmux.keys(&["Right"]);
+    tmux.wait_for("Distance: 0 (exact");
+    tmux.keys(&["q"]);
+    tmux.wait_gone();
+}

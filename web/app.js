@@ -1,0 +1,353 @@
+// The page of `npuzzle serve`: a board to play on, with the exact distance from the JSON API
+// after every move. Plain JavaScript, no build step. Every answer comes from the server (the
+// answer layer decides table or search); this file only draws and asks.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+
+const game = {
+  width: 3,
+  height: 3,
+  tiles: [],      // row-major, 0 is the blank
+  goal: [],
+  history: [],    // earlier tile arrays, for undo
+  made: 0,
+  solution: null, // {moves: "ULDR", next: 0} from the position it was computed at
+  timer: null,
+  asked: 0,       // the number of the latest distance question: older answers are dropped
+};
+
+// The blank moves: U D L R (the names the command line uses).
+const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
+const KEYS = {
+  ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R',
+  k: 'U', j: 'D', h: 'L', l: 'R', // as in vi, and as in `npuzzle play`
+};
+
+function boardText() { return `${game.width}x${game.height}`; }
+function stateText(tiles) { return tiles.join(','); }
+
+// Reads a state as the server writes it: `123456780`, `1 2 3 ... 0`, rows split by `/`.
+function parseState(text) {
+  if (/[\s,]/.test(text)) return text.split(/[\s,/]+/).filter((t) => t !== '').map(Number);
+  return text.replace(/\//g, '').split('').map(Number);
+}
+
+function defaultGoal(kind) {
+  const n = game.width * game.height;
+  const tiles = Array.from({ length: n }, (_, i) => i + 1);
+  tiles[n - 1] = 0;
+  if (kind === 'first') return [0, ...tiles.slice(0, n - 1)];
+  return tiles;
+}
+
+async function api(path, params, body) {
+  const url = new URL(path, window.location.href);
+  for (const [k, v] of Object.entries(params || {})) url.searchParams.set(k, v);
+  const init = body === undefined ? {} : {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  };
+  try {
+    const response = await fetch(url, init);
+    const json = await response.json().catch(() => ({ error: `status ${response.status}` }));
+    return { ok: response.ok, status: response.status, json };
+  } catch (e) {
+    return { ok: false, status: 0, json: { error: `the server did not answer: ${e}` } };
+  }
+}
+
+function pairParams(tiles) {
+  return { start: stateText(tiles), goal: stateText(game.goal), board: boardText() };
+}
+
+function say(text) { $('status').textContent = text; }
+
+function render() {
+  const grid = $('grid');
+  grid.style.gridTemplateColumns = `repeat(${game.width}, var(--cell))`;
+  grid.replaceChildren();
+  const blank = game.tiles.indexOf(0);
+  game.tiles.forEach((tile, index) => {
+    const cell = document.createElement('button');
+    cell.type = 'button';
+    cell.className = tile === 0 ? 'cell blank' : 'cell';
+    cell.textContent = tile === 0 ? '' : String(tile);
+    cell.dataset.index = String(index);
+    cell.dataset.tile = String(tile);
+    if (tile !== 0 && game.tiles[index] === game.goal[index]) cell.classList.add('home');
+    const letter = letterTowards(blank, index);
+    cell.disabled = tile === 0;
+    if (letter) cell.addEventListener('click', () => play(letter));
+    grid.appendChild(cell);
+  });
+  grid.dataset.state = stateText(game.tiles);
+  grid.dataset.board = boardText();
+  $('made').textContent = String(game.made);
+  $('undo').disabled = game.history.length === 0;
+}
+
+// The move that takes the blank from `blank` into cell `index`, if they are neighbours.
+function letterTowards(blank, index) {
+  for (const [letter, [dr, dc]] of Object.entries(STEP)) {
+    const r = Math.floor(blank / game.width) + dr;
+    const c = (blank % game.width) + dc;
+    if (r >= 0 && r < game.height && c >= 0 && c < game.width && r * game.width + c === index) {
+      return letter;
+    }
+  }
+  return null;
+}
+
+// The tiles after the blank moves `letter`, or null off the board.
+function apply(tiles, letter) {
+  const blank = tiles.indexOf(0);
+  const [dr, dc] = STEP[letter];
+  const r = Math.floor(blank / game.width) + dr;
+  const c = (blank % game.width) + dc;
+  if (r < 0 || r >= game.height || c < 0 || c >= game.width) return null;
+  const next = tiles.slice();
+  next[blank] = next[r * game.width + c];
+  next[r * game.width + c] = 0;
+  return next;
+}
+
+// A move by the player: the solution shown no longer applies.
+function play(letter) {
+  if (!move(letter)) return;
+  clearSolution();
+}
+
+function move(letter) {
+  const next = apply(game.tiles, letter);
+  if (!next) {
+    say(`${letter}: the blank cannot move off the board`);
+    return false;
+  }
+  game.history.push(game.tiles);
+  game.tiles = next;
+  game.made += 1;
+  say(`moved ${letter}`);
+  render();
+  showDistance();
+  return true;
+}
+
+function undo() {
+  if (game.history.length === 0) return;
+  game.tiles = game.history.pop();
+  game.made = Math.max(0, game.made - 1);
+  clearSolution();
+  say('undone');
+  render();
+  showDistance();
+}
+
+async function showDistance() {
+  const asked = ++game.asked;
+  const out = $('distance');
+  out.dataset.ready = 'false';
+  out.textContent = '…';
+  $('method').textContent = '';
+  const reply = await api('/api/distance', pairParams(game.tiles));
+  if (asked !== game.asked) return; // a later move asked again
+  if (reply.ok) {
+    out.textContent = String(reply.json.distance);
+    out.dataset.distance = String(reply.json.distance);
+    $('method').textContent = reply.json.method === 'table'
+      ? 'exact (table)' : `exact (${reply.json.method})`;
+    if (reply.json.distance === 0) say('solved!');
+  } else if (reply.status === 503) {
+    const bound = reply.json.lower_bound;
+    out.textContent = 'unknown (search limit)';
+    out.dataset.distance = '';
+    $('method').textContent = bound === undefined ? reply.json.error
+      : `at least ${bound} (lower bound); ${reply.json.error}`;
+  } else if (reply.status === 422) {
+    out.textContent = 'unsolvable';
+    out.dataset.distance = '';
+    $('method').textContent = reply.json.error;
+  } else {
+    out.textContent = 'error';
+    out.dataset.distance = '';
+    $('method').textContent = reply.json.error;
+  }
+  out.dataset.ready = 'true';
+}
+
+async function hint() {
+  say('thinking…');
+  const reply = await api('/api/solve', pairParams(game.tiles));
+  if (!reply.ok) { say(`no hint: ${reply.json.error}`); return; }
+  const letter = reply.json.moves[0];
+  if (!letter) { say('solved: no move needed'); return; }
+  const blank = game.tiles.indexOf(0);
+  const [dr, dc] = STEP[letter];
+  const target = blank + dr * game.width + dc;
+  say(`hint: ${letter} (slide tile ${game.tiles[target]})`);
+  $('status').dataset.hint = letter;
+  const cell = document.querySelector(`#grid [data-index="${target}"]`);
+  if (cell) cell.classList.add('hinted');
+}
+
+function clearSolution() {
+  if (game.timer) clearInterval(game.timer);
+  game.timer = null;
+  game.solution = null;
+  $('solution-moves').textContent = '';
+  $('step').disabled = true;
+  $('play-all').disabled = true;
+  $('play-all').textContent = 'Play';
+}
+
+async function showSolution() {
+  clearSolution();
+  say('solving…');
+  const reply = await api('/api/solve', pairParams(game.tiles));
+  if (!reply.ok) { say(`no solution: ${reply.json.error}`); return; }
+  game.solution = { moves: reply.json.moves, next: 0 };
+  say(`an optimal solution: ${reply.json.distance} moves (${reply.json.method})`);
+  renderSolution();
+}
+
+function renderSolution() {
+  const box = $('solution-moves');
+  box.replaceChildren();
+  const { moves, next } = game.solution;
+  [...moves].forEach((letter, i) => {
+    const span = document.createElement('span');
+    span.textContent = letter;
+    if (i < next) span.className = 'done';
+    if (i === next) span.className = 'next';
+    box.appendChild(span);
+  });
+  box.dataset.moves = moves;
+  const left = next < moves.length;
+  $('step').disabled = !left;
+  $('play-all').disabled = !left;
+}
+
+function step() {
+  const s = game.solution;
+  if (!s || s.next >= s.moves.length) return false;
+  if (!move(s.moves[s.next])) return false;
+  s.next += 1;
+  renderSolution();
+  return s.next < s.moves.length;
+}
+
+function playAll() {
+  if (game.timer) {
+    clearInterval(game.timer);
+    game.timer = null;
+    $('play-all').textContent = 'Play';
+    return;
+  }
+  $('play-all').textContent = 'Pause';
+  game.timer = setInterval(() => {
+    if (!step()) {
+      clearInterval(game.timer);
+      game.timer = null;
+      $('play-all').textContent = 'Play';
+    }
+  }, 350);
+}
+
+function setBoard() {
+  const [w, h] = $('board').value.split('x').map(Number);
+  game.width = w;
+  game.height = h;
+  const kind = $('goal-kind').value;
+  $('goal-text').hidden = kind !== 'custom';
+  if (kind === 'custom' && $('goal-text').value.trim() !== '') {
+    const tiles = parseState($('goal-text').value.trim());
+    if (tiles.length !== w * h || tiles.some(Number.isNaN)) {
+      say(`the goal must list ${w * h} tiles`);
+      return;
+    }
+    game.goal = tiles;
+  } else {
+    game.goal = defaultGoal(kind === 'first' ? 'first' : 'last');
+  }
+  game.tiles = game.goal.slice();
+  game.history = [];
+  game.made = 0;
+  clearSolution();
+  render();
+  showDistance();
+}
+
+async function shuffle() {
+  const depth = Number($('depth').value);
+  clearSolution();
+  say('shuffling…');
+  const reply = await api('/api/sample', {
+    depth, count: 1, goal: stateText(game.goal), board: boardText(),
+  });
+  let tiles;
+  if (reply.ok && reply.json.instances.length === 1) {
+    tiles = parseState(reply.json.instances[0].start);
+    say(`shuffled: a position drawn uniformly at exact distance ${depth} (seed ${reply.json.seed})`);
+  } else {
+    // No table for this board (or no state that deep): a walk of random moves instead.
+    tiles = game.goal.slice();
+    let last = null;
+    for (let i = 0; i < depth; i += 1) {
+      const options = Object.keys(STEP).filter(
+        (l) => apply(tiles, l) && !(last && STEP[l][0] === -STEP[last][0] && STEP[l][1] === -STEP[last][1]),
+      );
+      last = options[Math.floor(Math.random() * options.length)];
+      tiles = apply(tiles, last);
+    }
+    say(`shuffled by ${depth} random moves (the exact depth needs a table: ${reply.json.error})`);
+  }
+  game.tiles = tiles;
+  game.history = [];
+  game.made = 0;
+  render();
+  showDistance();
+}
+
+async function check() {
+  const moves = $('claim').value;
+  $('verdict').textContent = 'checking…';
+  const reply = await api('/api/verify', {}, {
+    start: stateText(game.tiles), goal: stateText(game.goal), board: boardText(), moves,
+  });
+  const out = $('verdict');
+  if (!reply.ok) {
+    out.textContent = `error: ${reply.json.error}`;
+    out.dataset.verdict = 'error';
+    return;
+  }
+  const j = reply.json;
+  const exact = j.exact === null ? '' : ` (exact distance ${j.exact})`;
+  out.textContent = `${j.verdict}${j.detail ? `: ${j.detail}` : ''}${exact}`;
+  out.dataset.verdict = j.verdict;
+}
+
+document.addEventListener('keydown', (event) => {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement
+      || event.target instanceof HTMLSelectElement) return;
+  const letter = KEYS[event.key];
+  if (letter) {
+    event.preventDefault();
+    play(letter);
+  } else if (event.key === '?' || event.key === 'H') {
+    hint();
+  } else if (event.key === 'u') {
+    undo();
+  }
+});
+
+$('board').addEventListener('change', setBoard);
+$('goal-kind').addEventListener('change', setBoard);
+$('goal-text').addEventListener('change', setBoard);
+$('shuffle').addEventListener('click', shuffle);
+$('reset').addEventListener('click', setBoard);
+$('hint').addEventListener('click', hint);
+$('undo').addEventListener('click', undo);
+$('solution').addEventListener('click', showSolution);
+$('step').addEventListener('click', () => { step(); });
+$('play-all').addEventListener('click', playAll);
+$('check').addEventListener('click', check);
+setBoard();
