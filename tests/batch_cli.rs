@@ -112,7 +112,7 @@ x23456780
     expect_ok(&rows[0], "867254301", &goal.to_string());
     expect_ok(&rows[1], "123456708", "123456780");
     expect_err(&rows[2], 5, "cannot reach");
-    expect_err(&rows[3], 6, "cell count 8 does not make a square board");
+    expect_err(&rows[3], 6, "cell count 8 with no blank: is the blank missing?");
     expect_ok(&rows[4], "123456078", "123456780");
     expect_err(&rows[5], 8, "unexpected character `x` at column 1");
     expect_ok(&rows[6], "123456078", "123456708");

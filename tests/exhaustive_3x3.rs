@@ -4,7 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
-use npuzzle::bfs::{distances, BuildOptions};
+use npuzzle::generate::{distances, BuildOptions};
 use npuzzle::rank::STATES_3X3;
 use npuzzle::{Board, RankSpace, State, Table};
 

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use npuzzle::bfs::{count_depths_all, distances, distances_into, BuildOptions, Distances};
+use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
 use npuzzle::table::format;
 use npuzzle::{Board, RankSpace, State, Table};

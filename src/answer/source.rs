@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bfs::BuildOptions;
+use crate::generate::BuildOptions;
 use crate::state::State;
 use crate::table::file::{self, Notice, TableBytes};
 use crate::table::Table;

@@ -128,7 +128,7 @@ impl Sink {
         // control characters, escaped (`\x1b`) like the error's, so that a row shown on a
         // terminal cannot steer it.
         let clip = |text: &str| {
-            if text.len() > npuzzle::state::MAX_STATE_TEXT {
+            if text.len() > npuzzle::MAX_STATE_TEXT {
                 escape_controls(&shorten(text)).into_owned()
             } else {
                 escape_controls(text).into_owned()

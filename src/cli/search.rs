@@ -16,10 +16,7 @@ use super::query::print_solution;
 use super::{CommandResult, Context, Failure};
 
 /// The per-line limit of `batch` and `verify` on boards without a table, when none is given.
-pub const DEFAULT_LINE_LIMITS: Limits = Limits {
-    max_expanded: None,
-    max_time: Some(Duration::from_secs(10)),
-};
+pub const DEFAULT_LINE_LIMITS: Limits = Limits::NONE.time(Duration::from_secs(10));
 
 impl From<HeuristicArg> for HeuristicKind {
     fn from(arg: HeuristicArg) -> HeuristicKind {

@@ -20,7 +20,7 @@ use memmap2::Mmap;
 
 use super::format::FormatError;
 use super::Table;
-use crate::bfs::BuildOptions;
+use crate::generate::BuildOptions;
 use crate::state::State;
 
 /// The bytes behind a table: a read-only memory map of a file, or a buffer built in memory.
@@ -32,6 +32,20 @@ enum Bytes {
     Mapped(Mmap),
     /// Built in memory (the data directory could not be used, or it was asked for).
     Owned(Vec<u8>),
+}
+
+impl std::fmt::Debug for TableBytes {
+    /// Which kind of bytes and how many, never the bytes themselves.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, len) = match &self.0 {
+            Bytes::Mapped(map) => ("mapped", map.len()),
+            Bytes::Owned(bytes) => ("owned", bytes.len()),
+        };
+        f.debug_struct("TableBytes")
+            .field("kind", &kind)
+            .field("len", &len)
+            .finish()
+    }
 }
 
 impl TableBytes {
@@ -57,16 +71,19 @@ impl AsRef<[u8]> for TableBytes {
 }
 
 /// Why a table file could not be used.
+///
+/// Each message includes its cause's text (the `error` fields), so `source()` does not return
+/// the cause again: a printer that walks the chain shows each cause once.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TableFileError {
     /// The file could not be opened, read or mapped.
-    #[error("cannot read table {}: {source}", path.display())]
+    #[error("cannot read table {}: {error}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: io::Error,
+        error: io::Error,
     },
     /// The path is a directory.
     #[error("cannot read table {}: it is a directory", path.display())]
@@ -75,12 +92,12 @@ pub enum TableFileError {
         path: PathBuf,
     },
     /// The file is not a valid table, or not the one asked for.
-    #[error("table {} is not valid: {source}", path.display())]
+    #[error("table {} is not valid: {error}", path.display())]
     Invalid {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        source: FormatError,
+        error: FormatError,
     },
     /// The path is not a regular file (a FIFO, a device, a socket): never opened, since
     /// reading one could block forever.
@@ -99,12 +116,12 @@ pub enum TableFileError {
         why: String,
     },
     /// The file could not be written.
-    #[error("cannot write table {}: {source}", path.display())]
+    #[error("cannot write table {}: {error}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -116,7 +133,7 @@ impl TableFileError {
 
     /// Whether the file does not exist.
     pub fn is_missing(&self) -> bool {
-        matches!(self, TableFileError::Read { source, .. } if source.kind() == io::ErrorKind::NotFound)
+        matches!(self, TableFileError::Read { error, .. } if error.kind() == io::ErrorKind::NotFound)
     }
 }
 
@@ -160,9 +177,9 @@ pub fn open_trusted(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
 
 /// Opens `path` for reading if it is a regular file, without ever blocking.
 fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError> {
-    let read_error = |source| TableFileError::Read {
+    let read_error = |error| TableFileError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let not_regular = |metadata: &std::fs::Metadata| {
         if metadata.is_dir() {
@@ -196,9 +213,9 @@ fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError
 }
 
 fn map_and_validate(path: &Path, file: File) -> Result<Table<TableBytes>, TableFileError> {
-    let read_error = |source| TableFileError::Read {
+    let read_error = |error| TableFileError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let metadata = file.metadata().map_err(read_error)?;
     let bytes = if metadata.len() == 0 {
@@ -215,9 +232,9 @@ fn map_and_validate(path: &Path, file: File) -> Result<Table<TableBytes>, TableF
         let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
         TableBytes(Bytes::Mapped(map))
     };
-    let invalid = |source| TableFileError::Invalid {
+    let invalid = |error| TableFileError::Invalid {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     // The header only: each block of the body is checked when a query first reads it, so a
     // 240 MB table opens in microseconds and a damaged block is still never read as valid.
@@ -275,9 +292,9 @@ fn check_trusted(path: &Path, metadata: &std::fs::Metadata) -> Result<(), TableF
 pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
     match std::fs::metadata(dir) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(TableFileError::Read {
+        Err(error) => Err(TableFileError::Read {
             path: dir.to_path_buf(),
-            source,
+            error,
         }),
         Ok(metadata) if !metadata.is_dir() => Err(TableFileError::Untrusted {
             path: dir.to_path_buf(),
@@ -345,9 +362,9 @@ pub const EAGER_CHECK_BYTES: u64 = 16 << 20;
 /// # Errors
 /// [`TableFileError::Write`] with the cause.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
-    let write_error = |source| TableFileError::Write {
+    let write_error = |error| TableFileError::Write {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -450,9 +467,9 @@ pub fn load_or_build_with(
     let problem = match open_trusted(&path) {
         Ok(table) => match table.expect_goal(goal) {
             Ok(()) => return Ok((table, notices)),
-            Err(source) => TableFileError::Invalid {
+            Err(error) => TableFileError::Invalid {
                 path: path.clone(),
-                source,
+                error,
             },
         },
         Err(error) => error,

@@ -36,7 +36,7 @@
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
 
-use crate::bfs::Distances;
+use crate::generate::Distances;
 use crate::board::{Board, MAX_CELLS};
 use crate::rank::RankSpace;
 use crate::state::State;
@@ -524,7 +524,7 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
     }
     let histogram = body
         .par_chunks(1 << header.block_shift)
-        .map(crate::bfs::count_depths_all)
+        .map(crate::generate::count_depths_all)
         .reduce(
             || [0u64; 256],
             |mut a, b| {
