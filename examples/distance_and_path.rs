@@ -5,7 +5,9 @@
 use npuzzle::{How, Oracle, State};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let text = std::env::args().nth(1).unwrap_or_else(|| "867254301".to_string());
+    let text = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "867254301".to_string());
     let start: State = text.parse()?;
     let goal = State::goal(start.board());
     // `Oracle::new(DataDir::new(dir))` would keep the tables on disk between runs.
@@ -18,7 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Ok(());
         }
     }
-    let solution = oracle.solve(&start, &goal, How::default())?.value.expect("solvable");
+    let solution = oracle
+        .solve(&start, &goal, How::default())?
+        .value
+        .expect("solvable");
     println!("moves of the blank: {solution}");
     println!("{solution:#}");
     Ok(())

@@ -20,7 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     for (text, claim) in &claims {
         let judged = oracle.judge(&start, &goal, claim, How::default())?;
-        let verdict = judged.value.expect("a table answers every 3x3 question").verdict;
+        let verdict = judged
+            .value
+            .expect("a table answers every 3x3 question")
+            .verdict;
         if let Verdict::IllegalMove { step, fault, .. } = &verdict {
             println!("{text}: illegal at step {step} ({fault:?})");
         }

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use npuzzle::search::{idastar, Outcome};
 use npuzzle::heuristic::LinearConflict;
+use npuzzle::search::{idastar, Outcome};
 use npuzzle::{How, Limits, Oracle, State};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,7 +32,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The same search called directly.
     let result = idastar(&start, &LinearConflict::new(&goal), limits);
     if let Outcome::Solved(solution) = &result.outcome {
-        println!("idastar directly: {} moves in {:?}", solution.len(), result.elapsed);
+        println!(
+            "idastar directly: {} moves in {:?}",
+            solution.len(),
+            result.elapsed
+        );
     }
     Ok(())
 }

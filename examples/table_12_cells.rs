@@ -39,7 +39,10 @@ fn run(dir: &std::path::Path, board: Board) -> Result<(), Box<dyn std::error::Er
         let began = Instant::now();
         let oracle = Oracle::new(DataDir::new(dir));
         let distance = oracle.distance(&start, &goal, How::default())?.value;
-        println!("{board} {start}: {distance:?} moves, {round}, {:.3} s", began.elapsed().as_secs_f64());
+        println!(
+            "{board} {start}: {distance:?} moves, {round}, {:.3} s",
+            began.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }

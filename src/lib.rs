@@ -95,7 +95,7 @@ pub mod verify;
 
 pub use answer::{Answer, AnswerError, How, Method, NoAnswer, Oracle};
 pub use board::{
-    moves_to_string, Board, BoardError, Move, ParseMoveError, WrongBoardError, MAX_CELLS,
+    moves_to_string, Board, BoardError, Move, ParseMoveError, WrongBoardError, MAX_CELLS, MIN_SIDE,
 };
 pub use error::ErrorChain;
 pub use generate::BuildOptions;

@@ -352,7 +352,9 @@ fn infer_board(lexed: &Lexed, asked: Option<Board>) -> Result<Board, ParseStateE
 
 /// `36 cells make a 6x6 board` where the count is a square, else `37 cells`.
 fn describe_cells(found: usize) -> String {
-    let side = (1..=found).find(|side| side * side >= found).unwrap_or(found);
+    let side = (1..=found)
+        .find(|side| side * side >= found)
+        .unwrap_or(found);
     if side * side == found {
         format!("{found} cells make a {side}x{side} board")
     } else {

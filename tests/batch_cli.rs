@@ -105,7 +105,11 @@ x23456780
     };
     let expect_err = |row: &csv::StringRecord, line: usize, needle: &str| {
         // An unsolvable pair says so where the distance goes (verify reads it back).
-        let distance = if needle == "cannot reach" { "unsolvable" } else { "" };
+        let distance = if needle == "cannot reach" {
+            "unsolvable"
+        } else {
+            ""
+        };
         assert_eq!(&row[2], distance, "{row:?}");
         assert!(row[3].starts_with(&format!("line {line}: ")), "{row:?}");
         assert!(row[3].contains(needle), "{row:?} lacks {needle}");
@@ -114,7 +118,11 @@ x23456780
     expect_ok(&rows[0], "867254301", &goal.to_string());
     expect_ok(&rows[1], "123456708", "123456780");
     expect_err(&rows[2], 5, "cannot reach");
-    expect_err(&rows[3], 6, "cell count 8 with no blank: is the blank missing?");
+    expect_err(
+        &rows[3],
+        6,
+        "cell count 8 with no blank: is the blank missing?",
+    );
     expect_ok(&rows[4], "123456078", "123456780");
     expect_err(&rows[5], 8, "unexpected character `x` at column 1");
     expect_ok(&rows[6], "123456078", "123456708");
@@ -236,7 +244,10 @@ id,goal,start
     // 123456780 and 021345678 are in different parity classes.
     assert!(rows[4]["error"].as_str().unwrap().contains("cannot reach"));
     assert_eq!(rows[4]["unsolvable"], true);
-    assert!(rows[3].get("unsolvable").is_none(), "only unsolvable rows carry it");
+    assert!(
+        rows[3].get("unsolvable").is_none(),
+        "only unsolvable rows carry it"
+    );
     assert!(
         stderr.contains("2 of 5 questions failed, the first on line 7"),
         "{stderr}"

@@ -7,7 +7,9 @@ use std::error::Error;
 
 use npuzzle::heuristic::Manhattan;
 use npuzzle::table::file::{self, TableFileError};
-use npuzzle::verify::{judge, parse_moves, parse_path, Claim, IllegalStep, ParseClaimError, Verdict};
+use npuzzle::verify::{
+    judge, parse_moves, parse_path, Claim, IllegalStep, ParseClaimError, Verdict,
+};
 use npuzzle::{
     Board, ErrorChain, Heuristic, Move, ParseStateError, RankSpace, Solution, State,
     WrongBoardError,
@@ -34,28 +36,45 @@ fn errors_with_causes_show_each_cause_once() {
     let dir = tempfile::tempdir().unwrap();
     // A file that cannot be read: an io::Error inside.
     let missing = file::open(&dir.path().join("absent.npt")).unwrap_err();
-    assert!(matches!(missing, TableFileError::Read { .. }), "{missing:?}");
+    assert!(
+        matches!(missing, TableFileError::Read { .. }),
+        "{missing:?}"
+    );
     assert!(missing.is_missing());
     assert_each_cause_once(&missing);
     // A file that is not a table: a FormatError inside.
     let junk = dir.path().join("junk.npt");
-    std::fs::write(&junk, b"not a table at all, but long enough to hold a header, surely? no").unwrap();
+    std::fs::write(
+        &junk,
+        b"not a table at all, but long enough to hold a header, surely? no",
+    )
+    .unwrap();
     let invalid = file::open(&junk).unwrap_err();
     assert!(invalid.is_invalid(), "{invalid:?}");
     assert_each_cause_once(&invalid);
-    assert!(ErrorChain(&invalid).to_string().contains("not an npuzzle table"));
+    assert!(ErrorChain(&invalid)
+        .to_string()
+        .contains("not an npuzzle table"));
     // A path state that cannot be read: a ParseStateError inside.
     let bad_path = parse_path("123456708;12345678x", Board::THREE_BY_THREE).unwrap_err();
-    assert!(matches!(bad_path, ParseClaimError::BadPathState { index: 2, .. }), "{bad_path:?}");
+    assert!(
+        matches!(bad_path, ParseClaimError::BadPathState { index: 2, .. }),
+        "{bad_path:?}"
+    );
     assert_each_cause_once(&bad_path);
 }
 
 #[test]
 fn library_messages_name_no_command_line_flag() {
-    let errors: Vec<String> = ["1 2 3 4 5 6 7 0", "1234567", "12345678", "1 2 3 4 5 6 7 8 9 10 11 0"]
-        .iter()
-        .map(|text| text.parse::<State>().unwrap_err().to_string())
-        .collect();
+    let errors: Vec<String> = [
+        "1 2 3 4 5 6 7 0",
+        "1234567",
+        "12345678",
+        "1 2 3 4 5 6 7 8 9 10 11 0",
+    ]
+    .iter()
+    .map(|text| text.parse::<State>().unwrap_err().to_string())
+    .collect();
     for message in &errors {
         assert!(!message.contains("--"), "{message}");
     }
@@ -64,8 +83,14 @@ fn library_messages_name_no_command_line_flag() {
 #[test]
 fn cell_counts_that_make_no_board_get_the_likely_reason() {
     let missing = "12345678".parse::<State>().unwrap_err();
-    assert!(matches!(missing, ParseStateError::MissingBlank { found: 8, .. }), "{missing:?}");
-    assert!(missing.to_string().contains("is the blank missing?"), "{missing}");
+    assert!(
+        matches!(missing, ParseStateError::MissingBlank { found: 8, .. }),
+        "{missing:?}"
+    );
+    assert!(
+        missing.to_string().contains("is the blank missing?"),
+        "{missing}"
+    );
     // Eight cells with a blank are a 4x2 or 2x4 board written flat: not a missing blank.
     let flat = "12345670".parse::<State>().unwrap_err();
     assert_eq!(flat, ParseStateError::NotSquare { found: 8 });
@@ -87,7 +112,11 @@ fn states_order_and_hash_by_board_then_tiles() {
     states.sort();
     let sorted: Vec<String> = states.iter().map(State::to_string).collect();
     assert_eq!(sorted, ["1230", "012345678", "123456708", "123456780"]);
-    let set: HashSet<State> = states.iter().copied().chain(states.iter().copied()).collect();
+    let set: HashSet<State> = states
+        .iter()
+        .copied()
+        .chain(states.iter().copied())
+        .collect();
     assert_eq!(set.len(), 4);
     let tree: BTreeSet<State> = states.into_iter().collect();
     assert_eq!(tree.len(), 4);
@@ -111,7 +140,10 @@ fn a_solution_displays_as_its_moves_and_in_full_with_the_alternate_flag() {
     let solution = Solution::from_moves(start, vec![Move::Right, Move::Right]).unwrap();
     assert_eq!(solution.to_string(), "RR");
     let full = format!("{solution:#}");
-    assert!(full.starts_with("step 0 (start)\n1 2 3\n4 5 6\n_ 7 8"), "{full}");
+    assert!(
+        full.starts_with("step 0 (start)\n1 2 3\n4 5 6\n_ 7 8"),
+        "{full}"
+    );
     assert!(full.contains("step 2 (R)\n1 2 3\n4 5 6\n7 8 _"), "{full}");
     let empty = Solution::from_moves(start, Vec::new()).unwrap();
     assert_eq!(empty.to_string(), "");
@@ -134,16 +166,28 @@ fn public_types_implement_debug() {
 fn verdict_details_are_facts_with_text_only_in_display() {
     let start: State = "123456078".parse().unwrap();
     let goal = State::goal(start.board());
-    let verdict = judge(&start, &goal, Some(2), &Claim::moves(parse_moves("RRD").unwrap()));
+    let verdict = judge(
+        &start,
+        &goal,
+        Some(2),
+        &Claim::moves(parse_moves("RRD").unwrap()),
+    );
     match &verdict {
         Verdict::IllegalMove {
             step: 3,
-            fault: IllegalStep::OffBoard { mv: Move::Down, cell: 8, state },
+            fault:
+                IllegalStep::OffBoard {
+                    mv: Move::Down,
+                    cell: 8,
+                    state,
+                },
             tile_moves_reach_goal: false,
         } => assert_eq!(*state, goal),
         other => panic!("{other:?}"),
     }
-    assert!(verdict.to_string().starts_with("illegal-move: step 3: D moves the blank off the board"));
+    assert!(verdict
+        .to_string()
+        .starts_with("illegal-move: step 3: D moves the blank off the board"));
     // The goal is two moves from the start, not one.
     let path = parse_path("123456780", start.board()).unwrap();
     match judge(&start, &goal, Some(2), &Claim::path(path)) {
@@ -161,22 +205,60 @@ fn moves_that_work_only_as_tile_moves_get_the_hint() {
     let start: State = "123456078".parse().unwrap();
     let goal = State::goal(start.board());
     // The tiles 7 and 8 slide left: the blank moves right twice.
-    let tile_moves = judge(&start, &goal, Some(2), &Claim::moves(parse_moves("LL").unwrap()));
+    let tile_moves = judge(
+        &start,
+        &goal,
+        Some(2),
+        &Claim::moves(parse_moves("LL").unwrap()),
+    );
     assert!(
-        matches!(tile_moves, Verdict::IllegalMove { tile_moves_reach_goal: true, .. }),
+        matches!(
+            tile_moves,
+            Verdict::IllegalMove {
+                tile_moves_reach_goal: true,
+                ..
+            }
+        ),
         "{tile_moves:?}"
     );
-    assert!(tile_moves.to_string().contains("npuzzle's letters name the direction the blank moves"));
+    assert!(tile_moves
+        .to_string()
+        .contains("npuzzle's letters name the direction the blank moves"));
     // One legal step the wrong way, that read as a tile move solves it: wrong end, with the hint.
     let near: State = "123456708".parse().unwrap();
-    let wrong_end = judge(&near, &goal, Some(1), &Claim::moves(parse_moves("L").unwrap()));
+    let wrong_end = judge(
+        &near,
+        &goal,
+        Some(1),
+        &Claim::moves(parse_moves("L").unwrap()),
+    );
     assert!(
-        matches!(wrong_end, Verdict::WrongEnd { tile_moves_reach_goal: true, .. }),
+        matches!(
+            wrong_end,
+            Verdict::WrongEnd {
+                tile_moves_reach_goal: true,
+                ..
+            }
+        ),
         "{wrong_end:?}"
     );
     // Plain wrong moves get no hint.
-    let plain = judge(&start, &goal, Some(2), &Claim::moves(parse_moves("UU").unwrap()));
-    assert!(matches!(plain, Verdict::WrongEnd { tile_moves_reach_goal: false, .. }), "{plain:?}");
+    let plain = judge(
+        &start,
+        &goal,
+        Some(2),
+        &Claim::moves(parse_moves("UU").unwrap()),
+    );
+    assert!(
+        matches!(
+            plain,
+            Verdict::WrongEnd {
+                tile_moves_reach_goal: false,
+                ..
+            }
+        ),
+        "{plain:?}"
+    );
     assert!(!plain.to_string().contains("tile"));
 }
 
@@ -220,6 +302,11 @@ fn the_search_functions_are_on_the_import_path_under_their_own_names() {
     }
     // The generator is `generate`, apart from the breadth-first search `search::bfs`.
     let space = RankSpace::new(Board::new(2, 2).unwrap()).unwrap();
-    let distances = npuzzle::generate::distances(&space, &State::goal(space.board()), Default::default());
-    assert_eq!(distances.counts.len() - 1, 6, "the 2x2 board is at most 6 moves from its goal");
+    let distances =
+        npuzzle::generate::distances(&space, &State::goal(space.board()), Default::default());
+    assert_eq!(
+        distances.counts.len() - 1,
+        6,
+        "the 2x2 board is at most 6 moves from its goal"
+    );
 }

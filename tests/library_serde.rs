@@ -15,13 +15,19 @@ fn a_state_is_its_string_form() {
     assert_eq!(text, "\"1230/4567\"");
     assert_eq!(serde_json::from_str::<State>(&text).unwrap(), wide);
     let error = serde_json::from_str::<State>("\"1234\"").unwrap_err();
-    assert!(error.to_string().contains("cell count 4") || error.to_string().contains("tile"), "{error}");
+    assert!(
+        error.to_string().contains("cell count 4") || error.to_string().contains("tile"),
+        "{error}"
+    );
 }
 
 #[test]
 fn a_move_is_its_letter() {
     assert_eq!(serde_json::to_value(Move::Left).unwrap(), json!("L"));
-    assert_eq!(serde_json::from_value::<Move>(json!("up")).unwrap(), Move::Up);
+    assert_eq!(
+        serde_json::from_value::<Move>(json!("up")).unwrap(),
+        Move::Up
+    );
     assert!(serde_json::from_value::<Move>(json!("x")).is_err());
 }
 
@@ -40,15 +46,33 @@ fn a_solution_is_its_start_and_moves_and_is_replayed_when_read() {
 fn a_verdict_is_tagged_with_its_name() {
     let start: State = "123456078".parse().unwrap();
     let goal = State::goal(start.board());
-    for (moves, name) in [("RR", "optimal"), ("RRLR", "suboptimal"), ("LL", "illegal-move"), ("UU", "wrong-end")] {
-        let verdict = judge(&start, &goal, Some(2), &Claim::moves(parse_moves(moves).unwrap()));
+    for (moves, name) in [
+        ("RR", "optimal"),
+        ("RRLR", "suboptimal"),
+        ("LL", "illegal-move"),
+        ("UU", "wrong-end"),
+    ] {
+        let verdict = judge(
+            &start,
+            &goal,
+            Some(2),
+            &Claim::moves(parse_moves(moves).unwrap()),
+        );
         let value = serde_json::to_value(&verdict).unwrap();
         assert_eq!(value["verdict"], json!(name), "{value}");
         assert_eq!(serde_json::from_value::<Verdict>(value).unwrap(), verdict);
     }
-    let illegal = judge(&start, &goal, Some(2), &Claim::moves(parse_moves("LL").unwrap()));
+    let illegal = judge(
+        &start,
+        &goal,
+        Some(2),
+        &Claim::moves(parse_moves("LL").unwrap()),
+    );
     let value = serde_json::to_value(&illegal).unwrap();
     assert_eq!(value["step"], json!(1));
-    assert_eq!(value["fault"], json!({"kind": "off-board", "move": "L", "cell": 6, "state": "123456078"}));
+    assert_eq!(
+        value["fault"],
+        json!({"kind": "off-board", "move": "L", "cell": 6, "state": "123456078"})
+    );
     assert_eq!(value["tile_moves_reach_goal"], json!(true));
 }

@@ -205,11 +205,7 @@ fn searches_give_up_at_the_node_limit() {
         assert_eq!(result.expanded, 1000, "{name}");
     }
     // A zero time limit is noticed at the first reading of the clock.
-    let result = iddfs(
-        &start,
-        &goal,
-        Limits::NONE.time(std::time::Duration::ZERO),
-    );
+    let result = iddfs(&start, &goal, Limits::NONE.time(std::time::Duration::ZERO));
     assert_eq!(result.gave_up(), Some(npuzzle::search::Limit::Time));
     assert!(h.estimate(&start) > 0);
 }

@@ -38,7 +38,10 @@ fn usage_errors_keep_clap_s_tip_about_a_similar_argument_or_command() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("a similar argument exists: '--limit'"), "{err}");
+    assert!(
+        err.contains("a similar argument exists: '--limit'"),
+        "{err}"
+    );
     let out = npuzzle(dir.path(), &["sovle", "123456780"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
@@ -51,10 +54,18 @@ fn help_help_and_help_of_a_command_exit_0() {
     let dir = data_dir();
     let out = npuzzle(dir.path(), &["help", "--help"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("Usage: npuzzle help"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Usage: npuzzle help"),
+        "{}",
+        stdout(&out)
+    );
     let out = npuzzle(dir.path(), &["help", "solve"]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(stdout(&out).contains("Usage: npuzzle solve"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Usage: npuzzle solve"),
+        "{}",
+        stdout(&out)
+    );
     let out = npuzzle(dir.path(), &["help"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("Commands:"));
@@ -73,7 +84,10 @@ fn stats_spells_json_output_as_every_command_does_and_keeps_the_old_flag() {
     let old = npuzzle(dir.path(), &["stats", "--board", "2x3", "--json"]);
     assert_eq!(old.stdout, new.stdout);
     let help = stdout(&npuzzle(dir.path(), &["stats", "--help"]));
-    assert!(help.contains("--format") && !help.contains("--json"), "{help}");
+    assert!(
+        help.contains("--format") && !help.contains("--json"),
+        "{help}"
+    );
 }
 
 #[test]
@@ -81,7 +95,11 @@ fn verify_reads_standard_input_without_a_dash() {
     let dir = data_dir();
     let out = common::run_with_stdin(&["verify"], dir.path(), "start,moves\n123456708,R\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("verified 1 answer"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("verified 1 answer"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -97,7 +115,10 @@ fn completions_and_the_man_page_are_generated_from_the_arguments() {
     let man = npuzzle(dir.path(), &["man"]);
     assert_eq!(man.status.code(), Some(0));
     let man = stdout(&man);
-    assert!(man.contains(".TH npuzzle 1") && man.contains("verify"), "{man}");
+    assert!(
+        man.contains(".TH npuzzle 1") && man.contains("verify"),
+        "{man}"
+    );
     let out = npuzzle(dir.path(), &["completions", "tcsh"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -109,17 +130,27 @@ fn a_lower_case_m_limit_is_refused_offering_minutes_and_millions() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("`5min`") && err.contains("`5M`"), "{err}");
-    let out = npuzzle(dir.path(), &["solve", "123456708", "--limit", "5min", "--limit", "5M"]);
+    let out = npuzzle(
+        dir.path(),
+        &["solve", "123456708", "--limit", "5min", "--limit", "5M"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]
 fn what_batch_solve_writes_verify_reads_and_passes_unsolvable_rows_included() {
     let dir = data_dir();
-    let questions = "123456708\n123456780,213456780\n867254301\n1 2 3 0 / 4 5 6 7,0 1 2 3 / 4 5 6 7\n";
+    let questions =
+        "123456708\n123456780,213456780\n867254301\n1 2 3 0 / 4 5 6 7,0 1 2 3 / 4 5 6 7\n";
     for format in ["csv", "jsonl"] {
-        let batch = common::run_with_stdin(&["batch", "--solve", "-f", format], dir.path(), questions);
-        assert_eq!(batch.status.code(), Some(1), "the unsolvable line fails: {}", stderr(&batch));
+        let batch =
+            common::run_with_stdin(&["batch", "--solve", "-f", format], dir.path(), questions);
+        assert_eq!(
+            batch.status.code(),
+            Some(1),
+            "the unsolvable line fails: {}",
+            stderr(&batch)
+        );
         let rows = stdout(&batch);
         if format == "csv" {
             assert!(rows.contains("123456780,213456780,unsolvable,,"), "{rows}");
@@ -127,19 +158,31 @@ fn what_batch_solve_writes_verify_reads_and_passes_unsolvable_rows_included() {
             assert!(rows.contains("\"unsolvable\":true"), "{rows}");
         }
         let verify = common::run_with_stdin(&["verify", "-f", "jsonl"], dir.path(), &batch.stdout);
-        assert_eq!(verify.status.code(), Some(0), "{format}: {}\n{rows}", stdout(&verify));
+        assert_eq!(
+            verify.status.code(),
+            Some(0),
+            "{format}: {}\n{rows}",
+            stdout(&verify)
+        );
         let verdicts: Vec<String> = common::json_lines(&verify)
             .iter()
             .map(|v| v["verdict"].as_str().unwrap().to_string())
             .collect();
-        assert_eq!(verdicts, ["optimal", "correct-unsolvable", "optimal", "optimal"], "{format}");
+        assert_eq!(
+            verdicts,
+            ["optimal", "correct-unsolvable", "optimal", "optimal"],
+            "{format}"
+        );
     }
 }
 
 #[test]
 fn solve_json_on_an_unsolvable_pair_prints_json_saying_so() {
     let dir = data_dir();
-    let out = npuzzle(dir.path(), &["solve", "123456780", "--goal", "213456780", "-f", "json"]);
+    let out = npuzzle(
+        dir.path(),
+        &["solve", "123456780", "--goal", "213456780", "-f", "json"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["solvable"], false);
@@ -177,12 +220,19 @@ fn cell_counts_that_make_no_board_are_explained() {
     let dir = data_dir();
     let out = npuzzle(dir.path(), &["distance", "12345678"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is the blank missing?"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is the blank missing?"),
+        "{}",
+        stderr(&out)
+    );
     let tiles: Vec<String> = (0..36).map(|t| t.to_string()).collect();
     let out = npuzzle(dir.path(), &["distance", &tiles.join(" ")]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("a 6x6 board, and boards have at most 25 cells"), "{err}");
+    assert!(
+        err.contains("a 6x6 board, and boards have at most 25 cells"),
+        "{err}"
+    );
     assert!(!err.contains("square"), "{err}");
     let out = npuzzle(dir.path(), &["distance", "12345670"]);
     assert!(stderr(&out).contains("--board WxH"), "{}", stderr(&out));
@@ -198,7 +248,13 @@ fn a_5x5_search_without_a_limit_says_how_to_set_one() {
     let out = npuzzle(dir.path(), &["distance", start, "--limit", "1min"]);
     assert_eq!(stderr(&out), "");
     let out = npuzzle(dir.path(), &["distance", "123456708"]);
-    assert_eq!(stderr(&out).lines().filter(|l| l.contains("--limit")).count(), 0);
+    assert_eq!(
+        stderr(&out)
+            .lines()
+            .filter(|l| l.contains("--limit"))
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -230,10 +286,8 @@ fn an_installed_copy_never_writes_into_the_checkout() {
     std::fs::copy(env!("CARGO_BIN_EXE_npuzzle"), &binary).unwrap();
     // A goal no other test asks for: its table file would be new wherever it appeared.
     let goal = "2 1 3 4 5 / 6 7 8 0 9";
-    let table = npuzzle::table::file::file_name(&npuzzle::State::canonical_goal(
-        "5x2".parse().unwrap(),
-        8,
-    ));
+    let table =
+        npuzzle::table::file::file_name(&npuzzle::State::canonical_goal("5x2".parse().unwrap(), 8));
     let checkout_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let existed = checkout_data.join(&table).exists();
     let out = Command::new(&binary)
@@ -247,9 +301,16 @@ fn an_installed_copy_never_writes_into_the_checkout() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "1\n");
     let cached = home.path().join(".cache").join("npuzzle").join(&table);
-    assert!(cached.is_file(), "the table goes to ~/.cache/npuzzle: {}", stderr(&out));
+    assert!(
+        cached.is_file(),
+        "the table goes to ~/.cache/npuzzle: {}",
+        stderr(&out)
+    );
     if !existed {
-        assert!(!checkout_data.join(&table).exists(), "the checkout's data/ was written");
+        assert!(
+            !checkout_data.join(&table).exists(),
+            "the checkout's data/ was written"
+        );
     }
 }
 

@@ -64,8 +64,8 @@ fn expected(start: &State, goal: &State, exact: u8, moves: &[Move]) -> Verdict {
         // The hint: the same letters, each read as its opposite (the tile's direction), are
         // legal and end at the goal.
         let opposite: Vec<Move> = moves.iter().map(|mv| mv.inverse()).collect();
-        let tile_moves_reach_goal = Solution::from_moves(*start, opposite)
-            .is_ok_and(|tiles| tiles.end() == *goal);
+        let tile_moves_reach_goal =
+            Solution::from_moves(*start, opposite).is_ok_and(|tiles| tiles.end() == *goal);
         return Verdict::WrongEnd {
             end: solution.end(),
             tile_moves_reach_goal,

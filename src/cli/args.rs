@@ -13,7 +13,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// 2 malformed input or usage, 141 the reader of the output went away before it was complete
 /// (`| head`; silently, as `cat` ends there).
 #[derive(Parser, Debug)]
-#[command(name = "npuzzle", version, about, long_about, disable_help_subcommand = true)]
+#[command(
+    name = "npuzzle",
+    version,
+    about,
+    long_about,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     /// Directory holding the tables, else $NPUZZLE_DATA_DIR [default: the checkout's data/,
     /// else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle]

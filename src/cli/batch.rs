@@ -411,10 +411,12 @@ impl<'a> Answerer<'a> {
         sink: &mut Sink,
     ) {
         let known_goal = question.as_ref().ok().map(|(_, goal)| *goal);
-        let answer = question.map_err(Unanswered::Failed).and_then(|(start, goal)| {
-            self.answer(&start, &goal)
-                .map(|(distance, moves)| (start, goal, distance, moves))
-        });
+        let answer = question
+            .map_err(Unanswered::Failed)
+            .and_then(|(start, goal)| {
+                self.answer(&start, &goal)
+                    .map(|(distance, moves)| (start, goal, distance, moves))
+            });
         match answer {
             Ok((start, goal, distance, moves)) => {
                 sink.answer(&start, &goal, distance, moves.as_deref());

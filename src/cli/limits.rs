@@ -76,7 +76,10 @@ mod tests {
     #[test]
     fn a_lower_case_m_is_refused_offering_minutes_and_millions() {
         let message = parse_limit("5m").unwrap_err();
-        assert!(message.contains("`5min`") && message.contains("`5M`"), "{message}");
+        assert!(
+            message.contains("`5min`") && message.contains("`5M`"),
+            "{message}"
+        );
     }
 
     #[test]

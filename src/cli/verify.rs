@@ -44,8 +44,8 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
     let (input, name): (Box<dyn Read + Send>, String) = match args.file.as_deref() {
         None | Some("-") => (Box::new(std::io::stdin()), "standard input".to_string()),
         Some(path) => {
-            let file = File::open(path)
-                .map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
+            let file =
+                File::open(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
             (Box::new(file), path.to_string())
         }
     };
@@ -140,7 +140,10 @@ fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Expl
             (Verdict::malformed(why), Exact::Unknown)
         }
     };
-    let wrong = !matches!(verdict.kind(), VerdictKind::Optimal | VerdictKind::CorrectUnsolvable);
+    let wrong = !matches!(
+        verdict.kind(),
+        VerdictKind::Optimal | VerdictKind::CorrectUnsolvable
+    );
     let optimal = match exact {
         Exact::Distance(_) if wrong => optimal_moves(&start, &goal, oracle, search_limits, explain),
         _ => None,

@@ -309,7 +309,11 @@ fn describe(outcome: &Outcome) -> String {
         text.push(']');
     }
     if let Some(moves) = &outcome.optimal {
-        let moves = if moves.is_empty() { "none (the start is the goal)" } else { moves };
+        let moves = if moves.is_empty() {
+            "none (the start is the goal)"
+        } else {
+            moves
+        };
         text.push_str(&format!("; one optimal solution: {moves}"));
     }
     text

@@ -40,7 +40,11 @@ pub trait Heuristic {
     /// estimate of a state of another board is meaningless (or panics, an index out of
     /// bounds). Use [`try_estimate`](Self::try_estimate) where the board is not known.
     fn estimate(&self, state: &State) -> u32 {
-        debug_assert_eq!(state.board(), self.goal().board(), "a state of another board");
+        debug_assert_eq!(
+            state.board(),
+            self.goal().board(),
+            "a state of another board"
+        );
         self.estimate_cells(state.cells())
     }
 

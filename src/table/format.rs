@@ -36,8 +36,8 @@
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
 
-use crate::generate::Distances;
 use crate::board::{Board, MAX_CELLS};
+use crate::generate::Distances;
 use crate::rank::RankSpace;
 use crate::state::State;
 

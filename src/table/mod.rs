@@ -3,8 +3,8 @@
 pub mod file;
 pub mod format;
 
-use crate::generate::{self, BuildOptions};
 use crate::board::Move;
+use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
@@ -69,7 +69,12 @@ impl BlockChecks {
     /// Marks `block` good or damaged; the flag follows once every block is good.
     fn set(&self, block: usize, state: u8) {
         self.blocks[block].store(state, Ordering::Relaxed);
-        if state == GOOD && self.blocks.iter().all(|b| b.load(Ordering::Relaxed) == GOOD) {
+        if state == GOOD
+            && self
+                .blocks
+                .iter()
+                .all(|b| b.load(Ordering::Relaxed) == GOOD)
+        {
             self.all_good.store(true, Ordering::Relaxed);
         }
     }
