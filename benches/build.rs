@@ -13,7 +13,7 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use npuzzle::bfs::{distances, BuildOptions};
+use npuzzle::generate::{distances, BuildOptions};
 use npuzzle::{Board, RankSpace, State, Table};
 
 fn build(c: &mut Criterion) {

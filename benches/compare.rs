@@ -12,7 +12,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::heuristic::Manhattan;
 use npuzzle::rng::SplitMix64;
-use npuzzle::search::{astar::astar, idastar::idastar, Limits};
+use npuzzle::search::{astar, idastar, Limits};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 /// The benchmark's instances: 24 uniformly random states and two at each depth 25..=31.

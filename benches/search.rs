@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use npuzzle::heuristic::{LinearConflict, Manhattan};
-use npuzzle::search::{astar::astar, idastar::idastar};
+use npuzzle::search::{astar, idastar};
 use npuzzle::{Board, BuildOptions, Limits, State, Table};
 
 const SEED: u64 = 0x5eed_3b3b;

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-use npuzzle::board::moves_to_string;
+use npuzzle::moves_to_string;
 use npuzzle::sample::{sample, SampleOptions};
 use npuzzle::verify::{judge, Claim};
 use npuzzle::{Board, BuildOptions, Move, State, Table};

@@ -24,7 +24,7 @@ pub const MIN_SIDE: u8 = 2;
 /// assert_eq!(board.to_string(), "4x3");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Board {
     width: u8,
     height: u8,
@@ -136,7 +136,7 @@ impl FromStr for Board {
 /// A move, named for the direction the **blank** moves (`Up` slides the tile above the blank down).
 ///
 /// Written as one letter: `U`, `D`, `L`, `R`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Move {
     /// The blank moves up one row.
     Up,
@@ -187,6 +187,78 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.letter())
+    }
+}
+
+impl std::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Reads one move: its letter (`U`, `D`, `L`, `R`, either case) or its name (`up`, `down`,
+    /// `left`, `right`, any case).
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        let mut chars = text.chars();
+        if let (Some(letter), None) = (chars.next(), chars.next()) {
+            if let Some(mv) = Move::from_letter(letter) {
+                return Ok(mv);
+            }
+        }
+        match text.to_ascii_lowercase().as_str() {
+            "up" => Ok(Move::Up),
+            "down" => Ok(Move::Down),
+            "left" => Ok(Move::Left),
+            "right" => Ok(Move::Right),
+            _ => Err(ParseMoveError {
+                found: text.chars().take(32).collect(),
+            }),
+        }
+    }
+}
+
+/// A state given to something built for another board (a rank space, a heuristic).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a state of the {found} board was given to something built for the {expected} board")]
+pub struct WrongBoardError {
+    /// The board it was built for.
+    pub expected: Board,
+    /// The state's board.
+    pub found: Board,
+}
+
+impl WrongBoardError {
+    /// `Ok` if `found` is `expected`.
+    ///
+    /// # Errors
+    /// The two boards, when they differ.
+    pub fn check(expected: Board, found: Board) -> Result<(), WrongBoardError> {
+        if expected == found {
+            Ok(())
+        } else {
+            Err(WrongBoardError { expected, found })
+        }
+    }
+}
+
+/// A text that is not a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{found}` is not a move: moves are U, D, L, R (or up, down, left, right), naming the direction the blank moves")]
+pub struct ParseMoveError {
+    /// The text read (its first 32 characters).
+    pub found: String,
+}
+
+/// With the `serde` feature: a move is its letter, `"U"`; reading also takes `"up"`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Move {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_char(self.letter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Move {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -1,6 +1,6 @@
 //! The deep check of a table body: every entry against its neighbours, without unranking.
 //!
-//! It walks folded indices block by block, as the generator lays them out (see [`crate::bfs`]):
+//! It walks folded indices block by block, as the generator lays them out (see [`crate::generate`]):
 //! block `c` holds the states with the blank in cell `c`, and its pair `p` is the one tile rank
 //! `2p` or `2p + 1` of the goal's class, told apart by the generator's pair parities. A
 //! horizontal neighbour has the same pair in the next cell's block; a vertical one the pair of
@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::bfs::{class_flips, pair_parities};
+use crate::generate::{class_flips, pair_parities};
 use crate::rank::RankSpace;
 use crate::state::State;
 

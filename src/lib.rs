@@ -1,18 +1,39 @@
 //! # npuzzle: exact answers for sliding-tile puzzles
 //!
-//! For the 8-puzzle, a parallel breadth-first search from the goal fills a table with the exact
-//! distance of every one of the 9!/2 = 181,440 reachable states, indexed by a Lehmer rank. A
-//! query ranks the state and reads one byte; an optimal path steps to a neighbour one move
-//! closer each time. Any goal is served by relabelling tiles onto the table of the canonical
-//! goal with the blank in the same cell.
+//! Start at [`Oracle`], the front door: one type that answers any start and goal on any board
+//! from 2x2 to 5x5, from an exact table where the board has one (every board of at most 12
+//! cells) and by an optimal search beyond. It opens each table once and keeps it.
+//!
+//! ```
+//! use npuzzle::{How, Oracle, State};
+//! let oracle = Oracle::in_memory(); // tables built in memory; `DataDir` keeps them on disk
+//! let start: State = "1 2 3 4 5 6 0 7 8".parse()?;
+//! let goal: State = "123456780".parse()?;
+//! let answer = oracle.solve(&start, &goal, How::default())?;
+//! let solution = answer.value.expect("solvable");
+//! assert_eq!((solution.len(), solution.to_string()), (2, "RR".to_string()));
+//! // Any board, any goal:
+//! let start = State::parse("0 1 2 3 / 4 5 6 7", None)?; // 4x2: a table of 20,160 states
+//! let goal = State::parse("1 2 3 0 / 4 5 6 7", None)?;
+//! assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(3));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The `examples/` folder has runnable programs: `cargo run --example distance_and_path`,
+//! `any_goal`, `judge_answers`, `search_4x4`, `table_12_cells`.
 //!
 //! ## Types
-//! - [`Board`]: width x height (sides of at least 2, at most 25 cells); [`Move`]: the direction the blank moves.
+//! - [`Oracle`] (the [`answer`] layer): [`distance`](Oracle::distance),
+//!   [`solve`](Oracle::solve), [`judge`](Oracle::judge) and [`sample`](Oracle::sample) for any
+//!   board; [`How`] says table or which search, [`Answer`] carries the value and its cost.
+//! - [`Board`]: width x height (sides of at least 2, at most 25 cells); [`Move`]: the direction
+//!   the blank moves.
 //! - [`State`]: tiles row-major, `0` the blank; parsing accepts every documented spelling.
-//! - [`RankSpace`]: rank/unrank and neighbours' indices without re-ranking.
-//! - [`bfs::distances`]: the generator; [`Table`]: a validated table over any bytes;
-//!   [`table::file`]: the data directory, atomic writes, the memory map.
 //! - [`Solution`]: moves and the states along them.
+//! - [`Table`]: a validated table of exact distances over any bytes, built by the
+//!   [`generate`] module's breadth-first generator; [`table::file`]: the data directory,
+//!   atomic writes, the memory map. [`RankSpace`]: [`rank`](RankSpace::rank)/
+//!   [`unrank`](RankSpace::unrank) of states.
 //! - [`heuristic`]: the [`Heuristic`] trait and misplaced tiles, Manhattan distance and linear
 //!   conflict, for any goal on any board from 2x2 to 5x5, with incremental updates per move.
 //! - [`search`]: A*, IDA*, breadth-first, iterative deepening and greedy best-first, each
@@ -21,7 +42,18 @@
 //! - [`verify`]: judging another solver's answer ([`verify::judge`] gives a [`verify::Verdict`]);
 //!   [`sample`]: drawing test instances at chosen depths, seeded by [`rng::SplitMix64`].
 //!
-//! ## Example
+//! ## Features
+//! - `cli` (default): the `npuzzle` binary and its dependencies. A library user can depend on
+//!   `npuzzle = { version = "0.1", default-features = false }`.
+//! - `serde`: `Serialize`/`Deserialize` for [`State`] (its string form), [`Move`] (its
+//!   letter), [`Solution`] (start and moves, replayed when read) and [`verify::Verdict`].
+//!
+//! ## Errors
+//! Every error type is one line, names no command-line flag, and shows each cause once: an
+//! error whose message includes its cause's text does not also return it from `source()`, so
+//! a printer that walks the chain ([`ErrorChain`]) repeats nothing.
+//!
+//! ## Tables directly
 //! ```
 //! use npuzzle::{Board, BuildOptions, State, Table};
 //! let table = Table::build(&State::goal(Board::THREE_BY_THREE), BuildOptions::default())?;
@@ -37,17 +69,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The front door for any board is [`Oracle`] (the [`answer`] layer): it decides between a
-//! table and a search, keeps the tables it opens, and answers any start and goal:
-//! ```
-//! use npuzzle::{How, Oracle, State};
-//! let oracle = Oracle::in_memory();
-//! let start = State::parse("0 1 2 3 / 4 5 6 7", None)?; // 4x2: a table of 20,160 states
-//! let goal = State::parse("1 2 3 0 / 4 5 6 7", None)?;
-//! assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(3));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
 //! ## Limits
 //! Search on 4x4 is practical with IDA* and linear conflict (typical random instances take
 //! seconds); on 5x5 most random instances are out of reach without pattern databases.
@@ -55,31 +76,41 @@
 //! ones (3x4, 4x3, 2x6, 6x2) hold 239,500,800 states and take seconds to build. Larger boards
 //! are answered by search.
 #![deny(missing_docs)]
+#![deny(missing_debug_implementations)]
 
 pub mod answer;
-pub mod bfs;
-pub mod board;
+mod board;
 mod consistency;
+mod error;
+pub mod generate;
 pub mod heuristic;
 pub mod pattern;
 pub mod rank;
 pub mod rng;
 pub mod sample;
 pub mod search;
-pub mod solution;
-pub mod state;
+mod solution;
+mod state;
 pub mod table;
 pub mod verify;
 
-pub use answer::{Answer, How, Method, NoAnswer, Oracle};
-pub use bfs::BuildOptions;
-pub use board::{Board, Move};
+pub use answer::{Answer, AnswerError, How, Method, NoAnswer, Oracle};
+pub use board::{
+    moves_to_string, Board, BoardError, Move, ParseMoveError, WrongBoardError, MAX_CELLS, MIN_SIDE,
+};
+pub use error::ErrorChain;
+pub use generate::BuildOptions;
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use rank::{RankSpace, TooLargeError};
 pub use search::{Algorithm, Limits, Outcome, SearchResult};
-pub use solution::Solution;
-pub use state::{ParseStateError, State};
+pub use solution::{IllegalMove, Solution};
+pub use state::{ParseStateError, State, BLANK, MAX_STATE_TEXT};
 pub use table::{FormatError, Header, Table, TableError};
+
+/// The generator's old name (it is [`generate`] now: `search::bfs` is the breadth-first
+/// search), kept so that code written against it still builds.
+#[doc(hidden)]
+pub use generate as bfs;
 
 /// The README's Rust examples run as doctests, so the README cannot drift from the API.
 #[doc = include_str!("../README.md")]

@@ -14,7 +14,7 @@
 //! precomputes that effect per window, so a neighbour's index costs two divisions by
 //! precomputed constants and one small-table read instead of a full re-rank.
 
-use crate::board::{Board, Move, MAX_CELLS};
+use crate::board::{Board, Move, WrongBoardError, MAX_CELLS};
 use crate::state::State;
 
 /// The largest board (in cells) that can be ranked: 12 cells keep every full index below 2^32.
@@ -199,6 +199,9 @@ impl RankSpace {
     }
 
     /// The full index of `state` (both parity classes), `0..n!`.
+    ///
+    /// # Panics
+    /// As [`index`](Self::index), for a state of another board.
     #[inline]
     pub fn full_index(&self, state: &State) -> u32 {
         self.full_index_and_parity(state).0
@@ -208,9 +211,9 @@ impl RankSpace {
     /// sum), computed in one pass.
     ///
     /// # Panics
-    /// In debug builds, if `state` is on another board.
+    /// As [`index`](Self::index), for a state of another board (always in debug builds).
     #[inline]
-    pub fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
+    pub(crate) fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
         debug_assert_eq!(state.board(), self.board);
         let blank = state.blank();
         let mut seen: u32 = 0;
@@ -233,7 +236,24 @@ impl RankSpace {
         (blank as u32 * self.perms + rank, inversions & 1 == 1)
     }
 
-    /// The folded index of `state` in `0..n!/2`; states of one parity class never share one.
+    /// The folded index of `state` in `0..n!/2` (states of one parity class never share
+    /// one), after checking that `state` is on this space's board; [`unrank`](Self::unrank)
+    /// is its inverse.
+    ///
+    /// # Errors
+    /// [`WrongBoardError`] for a state of another board.
+    pub fn rank(&self, state: &State) -> Result<u32, WrongBoardError> {
+        WrongBoardError::check(self.board, state.board())?;
+        Ok(self.index(state))
+    }
+
+    /// The folded index of `state`, as [`rank`](Self::rank) gives it, without checking its
+    /// board: the tables' hot path.
+    ///
+    /// # Panics
+    /// `state` must be on this space's board: debug builds assert it; in release builds a
+    /// state of another board gives a meaningless index, or panics (an index out of bounds)
+    /// for a board of more cells. Use [`rank`](Self::rank) where the board is not known.
     #[inline]
     pub fn index(&self, state: &State) -> u32 {
         self.full_index(state) >> 1
@@ -304,7 +324,7 @@ impl RankSpace {
     /// satisfies `accept`, with that neighbour's full index. Later neighbours are not computed,
     /// which is what a descent along a table wants.
     #[inline]
-    pub fn find_neighbour(
+    pub(crate) fn find_neighbour(
         &self,
         full: u32,
         mut accept: impl FnMut(u32) -> bool,
@@ -319,7 +339,7 @@ impl RankSpace {
 
     /// Tile ranks per blank cell, `(n-1)!`: the length of one blank cell's block of full
     /// indices (`full = blank * perms + perm`).
-    pub fn perms(&self) -> u32 {
+    pub(crate) fn perms(&self) -> u32 {
         self.perms
     }
 

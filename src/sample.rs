@@ -130,6 +130,16 @@ pub struct Sampler<'t, D> {
     rename: [u8; MAX_CELLS],
 }
 
+impl<D> std::fmt::Debug for Sampler<'_, D> {
+    /// The goal and how many states qualify, not the table.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sampler")
+            .field("goal", &self.goal)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
     /// A sampler of starts for `goal` at `depths`, drawn from `table`.
     ///
@@ -225,7 +235,7 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
 
 /// `start` with two of its tiles (never the blank) swapped, chosen uniformly: one swap flips the
 /// tiles' inversion parity, so the result cannot reach any goal `start` could reach.
-pub fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
+pub(crate) fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
     let tiles: Vec<usize> = (0..start.board().cells())
         .filter(|&c| start.cells()[c] != BLANK)
         .collect();

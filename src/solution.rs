@@ -1,5 +1,7 @@
 //! A solution: the blank's moves from a start, and the states they pass through.
 
+use std::fmt;
+
 use crate::board::{moves_to_string, Move};
 use crate::state::State;
 
@@ -14,7 +16,18 @@ use crate::state::State;
 /// assert_eq!(solution.end().to_string(), "123456780");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// It prints as its moves' letters (`{}`) and, with the alternate flag (`{:#}`), as every
+/// board along the path with its step number.
+///
+/// With the `serde` feature it is written as `{"start": "123456708", "moves": "R"}` and read
+/// back by replaying the moves, so a read solution is legal.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "SolutionText", try_from = "SolutionText")
+)]
 pub struct Solution {
     moves: Vec<Move>,
     path: Vec<State>,
@@ -22,6 +35,7 @@ pub struct Solution {
 
 /// A move that would take the blank off the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[error("move {step} ({mv}) takes the blank off the board from cell {cell}")]
 pub struct IllegalMove {
     /// The 1-based step.
@@ -85,5 +99,61 @@ impl Solution {
     /// The last state.
     pub fn end(&self) -> State {
         *self.path.last().expect("a path holds at least the start")
+    }
+}
+
+impl fmt::Display for Solution {
+    /// `RDLU`: the moves' letters (empty for no moves). With `{:#}`: each board along the
+    /// path as a grid, headed by its step number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return f.write_str(&self.moves_string());
+        }
+        for (step, state) in self.path.iter().enumerate() {
+            if step > 0 {
+                f.write_str("\n\n")?;
+            }
+            match step.checked_sub(1).map(|i| self.moves[i]) {
+                None => writeln!(f, "step 0 (start)")?,
+                Some(mv) => writeln!(f, "step {step} ({mv})")?,
+            }
+            f.write_str(&state.grid())?;
+        }
+        Ok(())
+    }
+}
+
+/// The serde form of a [`Solution`]: the start and the moves as letters.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SolutionText {
+    start: State,
+    moves: String,
+}
+
+#[cfg(feature = "serde")]
+impl From<Solution> for SolutionText {
+    fn from(solution: Solution) -> SolutionText {
+        SolutionText {
+            start: solution.start(),
+            moves: solution.moves_string(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SolutionText> for Solution {
+    type Error = String;
+
+    fn try_from(text: SolutionText) -> Result<Solution, String> {
+        let moves = text
+            .moves
+            .chars()
+            .map(|letter| {
+                Move::from_letter(letter)
+                    .ok_or_else(|| format!("`{letter}` is not a move: moves are U, D, L, R"))
+            })
+            .collect::<Result<Vec<Move>, String>>()?;
+        Solution::from_moves(text.start, moves).map_err(|e| e.to_string())
     }
 }

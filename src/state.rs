@@ -81,8 +81,23 @@ pub enum ParseStateError {
         board: Board,
     },
     /// The number of cells is not a supported square and no size was given.
-    #[error("cell count {found} does not make a square board (4, 9, 16 or 25 cells): give the size with --size WxH or write rows separated by `/`")]
+    #[error("cell count {found} does not make a square board (4, 9, 16 or 25 cells): give the board as WxH or write rows separated by `/`")]
     NotSquare {
+        /// Cells found.
+        found: usize,
+    },
+    /// One cell short of a square board, and no blank among the tiles: the blank was probably
+    /// left out.
+    #[error("cell count {found} with no blank: is the blank missing? a {board} board has {} cells, one of them the blank (`0`, `_` or `.`)", board.cells())]
+    MissingBlank {
+        /// Cells found.
+        found: usize,
+        /// The square board the tiles and a blank would fill.
+        board: Board,
+    },
+    /// More cells than any board holds (and no size was given).
+    #[error("{}, and boards have at most {MAX_CELLS} cells", describe_cells(*.found))]
+    TooManyCells {
         /// Cells found.
         found: usize,
     },
@@ -324,7 +339,26 @@ fn infer_board(lexed: &Lexed, asked: Option<Board>) -> Result<Board, ParseStateE
         }),
         (Some(board), _) => Ok(board),
         (None, Some(rows)) => Ok(rows),
-        (None, None) => Board::square_with_cells(found).ok_or(ParseStateError::NotSquare { found }),
+        (None, None) => Board::square_with_cells(found).ok_or_else(|| {
+            let has_blank = lexed.tokens.iter().any(|token| token.value == 0);
+            match Board::square_with_cells(found + 1) {
+                Some(board) if !has_blank => ParseStateError::MissingBlank { found, board },
+                _ if found > MAX_CELLS => ParseStateError::TooManyCells { found },
+                _ => ParseStateError::NotSquare { found },
+            }
+        }),
+    }
+}
+
+/// `36 cells make a 6x6 board` where the count is a square, else `37 cells`.
+fn describe_cells(found: usize) -> String {
+    let side = (1..=found)
+        .find(|side| side * side >= found)
+        .unwrap_or(found);
+    if side * side == found {
+        format!("{found} cells make a {side}x{side} board")
+    } else {
+        format!("{found} cells")
     }
 }
 
@@ -588,6 +622,41 @@ impl fmt::Display for State {
             write!(f, "{tile}")?;
         }
         Ok(())
+    }
+}
+
+impl Ord for State {
+    /// Orders by board (width, then height), then by the tiles row-major: sorted states of one
+    /// board read as sorted strings of their tiles.
+    fn cmp(&self, other: &State) -> std::cmp::Ordering {
+        (self.board.width(), self.board.height(), self.cells()).cmp(&(
+            other.board.width(),
+            other.board.height(),
+            other.cells(),
+        ))
+    }
+}
+
+impl PartialOrd for State {
+    fn partial_cmp(&self, other: &State) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// With the `serde` feature: a state is its string form ([`Display`](fmt::Display)), read back
+/// with [`State::parse`] (rows separated by `/` say a non-square board).
+#[cfg(feature = "serde")]
+impl serde::Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for State {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<State, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        State::parse(&text, None).map_err(serde::de::Error::custom)
     }
 }
 

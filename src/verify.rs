@@ -201,8 +201,18 @@ impl fmt::Display for VerdictKind {
     }
 }
 
-/// The judgement of one answer.
+/// The judgement of one answer. The details are facts (steps, moves, cells, states); the text
+/// is only in [`Display`](fmt::Display) and [`Verdict::detail`].
+///
+/// With the `serde` feature it is written as an object whose `verdict` field is the stable name
+/// ([`Verdict::name`]), next to the variant's fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(tag = "verdict", rename_all = "kebab-case")
+)]
+#[non_exhaustive]
 pub enum Verdict {
     /// Legal, reaches the goal, and as short as the exact distance (or a length-only claim
     /// equal to it).
@@ -217,12 +227,17 @@ pub enum Verdict {
         /// The 1-based step at fault.
         step: usize,
         /// What is wrong with it.
-        why: String,
+        fault: IllegalStep,
+        /// Whether the same letters, read as the direction the *tile* moves (the opposite of
+        /// the blank's), are legal and reach the goal: the solver wrote tile moves.
+        tile_moves_reach_goal: bool,
     },
     /// Legal, but the last state is not the goal.
     WrongEnd {
         /// Where the moves end.
         end: State,
+        /// Whether the same letters, read as the direction the *tile* moves, reach the goal.
+        tile_moves_reach_goal: bool,
     },
     /// A length-only claim that differs from the exact distance.
     WrongLength {
@@ -252,6 +267,60 @@ pub enum Verdict {
         why: String,
     },
 }
+
+/// What makes a step of a claimed solution illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(tag = "kind", rename_all = "kebab-case")
+)]
+#[non_exhaustive]
+pub enum IllegalStep {
+    /// The move would take the blank off the board.
+    OffBoard {
+        /// The move.
+        #[cfg_attr(feature = "serde", serde(rename = "move"))]
+        mv: Move,
+        /// The blank's cell (row-major, from 0) before the move.
+        cell: usize,
+        /// The state before the move.
+        state: State,
+    },
+    /// A state of a claimed path is not one move from the state before it.
+    NotAdjacent {
+        /// The state before.
+        from: State,
+        /// The state the path lists next.
+        to: State,
+    },
+}
+
+impl fmt::Display for IllegalStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalStep::OffBoard { mv, cell, state } => {
+                let board = state.board();
+                let (row, column) = (cell / board.width() + 1, cell % board.width() + 1);
+                let edge = match mv {
+                    Move::Up => "top row",
+                    Move::Down => "bottom row",
+                    Move::Left => "left column",
+                    Move::Right => "right column",
+                };
+                write!(
+                    f,
+                    "{} moves the blank off the board: the blank is on the {edge} (row {row}, column {column}) of {state}",
+                    mv.letter()
+                )
+            }
+            IllegalStep::NotAdjacent { from, to } => write!(f, "{to} is not one move from {from}"),
+        }
+    }
+}
+
+/// The hint for moves that work only when read as the tile's direction.
+const TILE_MOVES_HINT: &str = "read as the direction the tile moves, these moves solve it: npuzzle's letters name the direction the blank moves (swap U/D and L/R)";
 
 impl Verdict {
     /// A malformed verdict with this reason.
@@ -311,8 +380,21 @@ impl Verdict {
                 "{by} move{} longer than optimal",
                 if *by == 1 { "" } else { "s" }
             )),
-            Verdict::IllegalMove { step, why } => Some(format!("step {step}: {why}")),
-            Verdict::WrongEnd { end } => Some(format!("the moves end at {end}, not at the goal")),
+            Verdict::IllegalMove {
+                step,
+                fault,
+                tile_moves_reach_goal,
+            } => Some(format!(
+                "step {step}: {fault}{}",
+                hint(*tile_moves_reach_goal)
+            )),
+            Verdict::WrongEnd {
+                end,
+                tile_moves_reach_goal,
+            } => Some(format!(
+                "the moves end at {end}, not at the goal{}",
+                hint(*tile_moves_reach_goal)
+            )),
             Verdict::WrongLength { claimed, exact } => Some(format!(
                 "claimed length {claimed}, but the exact distance is {exact}"
             )),
@@ -326,6 +408,15 @@ impl Verdict {
             ),
             Verdict::Malformed { why } | Verdict::Unverified { why } => Some(why.clone()),
         }
+    }
+}
+
+/// `; ` and the tile-moves hint, when it applies.
+fn hint(tile_moves_reach_goal: bool) -> String {
+    if tile_moves_reach_goal {
+        format!("; {TILE_MOVES_HINT}")
+    } else {
+        String::new()
     }
 }
 
@@ -380,10 +471,18 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
                 Verdict::WrongLength { claimed, exact }
             };
         }
-        Err(verdict) => return verdict,
+        Err(verdict) => return with_tile_hint(verdict, start, goal, claim),
     };
     if end != *goal {
-        return Verdict::WrongEnd { end };
+        return with_tile_hint(
+            Verdict::WrongEnd {
+                end,
+                tile_moves_reach_goal: false,
+            },
+            start,
+            goal,
+            claim,
+        );
     }
     let length = claim.claimed_length(start).unwrap_or_default();
     match length.checked_sub(u32::from(exact)) {
@@ -419,10 +518,39 @@ pub fn judge_without_distance(start: &State, goal: &State, claim: &Claim) -> Opt
         return None;
     }
     match replay_claim(start, claim) {
-        Ok(Some(end)) if end != *goal => Some(Verdict::WrongEnd { end }),
+        Ok(Some(end)) if end != *goal => Some(with_tile_hint(
+            Verdict::WrongEnd {
+                end,
+                tile_moves_reach_goal: false,
+            },
+            start,
+            goal,
+            claim,
+        )),
         Ok(_) => None,
-        Err(verdict) => Some(verdict),
+        Err(verdict) => Some(with_tile_hint(verdict, start, goal, claim)),
     }
+}
+
+/// Sets `tile_moves_reach_goal` on an illegal-move or wrong-end verdict for claimed moves that,
+/// each read as its opposite (the tile's direction), are legal and end at the goal.
+fn with_tile_hint(mut verdict: Verdict, start: &State, goal: &State, claim: &Claim) -> Verdict {
+    let Some(moves) = &claim.moves else {
+        return verdict;
+    };
+    if let Verdict::IllegalMove {
+        tile_moves_reach_goal,
+        ..
+    }
+    | Verdict::WrongEnd {
+        tile_moves_reach_goal,
+        ..
+    } = &mut verdict
+    {
+        let opposite: Vec<Move> = moves.iter().map(|mv| mv.inverse()).collect();
+        *tile_moves_reach_goal = replay_fast(start, &opposite).is_ok_and(|end| end == *goal);
+    }
+    verdict
 }
 
 /// Replays a claim's moves or path: `Ok(Some(end))` where they lead, `Ok(None)` for a
@@ -497,10 +625,7 @@ fn replay_moves(start: &State, moves: &[Move], path: Option<&[State]>) -> Result
     let listed = path_steps(start, path);
     let mut state = *start;
     for (i, &mv) in moves.iter().enumerate() {
-        state = state.apply(mv).ok_or_else(|| Verdict::IllegalMove {
-            step: i + 1,
-            why: off_board(&state, mv),
-        })?;
+        state = state.apply(mv).ok_or_else(|| illegal(i + 1, mv, &state))?;
         // `contradiction` made the path exactly as long as the moves.
         if listed.get(i) != Some(&state) {
             return Err(Verdict::malformed(format!(
@@ -544,10 +669,7 @@ fn replay_fast(start: &State, moves: &[Move]) -> Result<State, Verdict> {
             }
             _ => {
                 let state = State::from_valid_cells(board, cells);
-                return Err(Verdict::IllegalMove {
-                    step: i + 1,
-                    why: off_board(&state, mv),
-                });
+                return Err(illegal(i + 1, mv, &state));
             }
         };
         cells[blank] = cells[target];
@@ -567,7 +689,11 @@ fn replay_path(start: &State, path: &[State]) -> Result<State, Verdict> {
             None => {
                 return Err(Verdict::IllegalMove {
                     step: i + 1,
-                    why: format!("{next} is not one move from {state}"),
+                    fault: IllegalStep::NotAdjacent {
+                        from: state,
+                        to: *next,
+                    },
+                    tile_moves_reach_goal: false,
                 })
             }
         }
@@ -575,21 +701,17 @@ fn replay_path(start: &State, path: &[State]) -> Result<State, Verdict> {
     Ok(state)
 }
 
-/// Why `mv` is illegal in `state`: the blank would leave the board.
-fn off_board(state: &State, mv: Move) -> String {
-    let board = state.board();
-    let cell = state.blank();
-    let (row, column) = (cell / board.width() + 1, cell % board.width() + 1);
-    let edge = match mv {
-        Move::Up => "top row",
-        Move::Down => "bottom row",
-        Move::Left => "left column",
-        Move::Right => "right column",
-    };
-    format!(
-        "{} moves the blank off the board: the blank is on the {edge} (row {row}, column {column}) of {state}",
-        mv.letter()
-    )
+/// The verdict for `mv` at 1-based `step` in `state`: the blank would leave the board.
+fn illegal(step: usize, mv: Move, state: &State) -> Verdict {
+    Verdict::IllegalMove {
+        step,
+        fault: IllegalStep::OffBoard {
+            mv,
+            cell: state.blank(),
+            state: *state,
+        },
+        tile_moves_reach_goal: false,
+    }
 }
 
 /// Why a claim's text could not be read. Columns are 1-based character positions.
@@ -605,14 +727,15 @@ pub enum ParseClaimError {
         column: usize,
     },
     /// A state of a path that could not be read.
-    #[error("state {index} of the path (`{text}`): {source}{}", if *.spaced { "" } else { " (separate states with `;` or `|` when they contain spaces)" })]
+    #[error("state {index} of the path (`{text}`): {error}{}", if *.spaced { "" } else { " (separate states with `;` or `|` when they contain spaces)" })]
     BadPathState {
         /// The 1-based position of the state in the path.
         index: usize,
         /// The text of that state.
         text: String,
-        /// Why it could not be read.
-        source: ParseStateError,
+        /// Why it could not be read (its text is in this error's own message, so it is not
+        /// also returned by `source()`).
+        error: ParseStateError,
         /// Whether states were separated by `;` or `|` (so the hint would not help).
         spaced: bool,
     },
@@ -699,10 +822,10 @@ pub fn parse_path(text: &str, board: Board) -> Result<Vec<State>, ParseClaimErro
     pieces
         .enumerate()
         .map(|(i, piece)| {
-            State::parse(piece, Some(board)).map_err(|source| ParseClaimError::BadPathState {
+            State::parse(piece, Some(board)).map_err(|error| ParseClaimError::BadPathState {
                 index: i + 1,
                 text: piece.to_string(),
-                source,
+                error,
                 spaced,
             })
         })

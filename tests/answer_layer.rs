@@ -307,10 +307,7 @@ fn a_search_that_reaches_its_limit_says_so_and_judging_is_unverified() {
     let goal = State::goal(Board::new(5, 5).unwrap());
     let mut rng = SplitMix64::new(1);
     let start = walk(&goal, 400, &mut rng);
-    let limits = Limits {
-        max_expanded: Some(10),
-        max_time: None,
-    };
+    let limits = Limits::NONE.nodes(10);
     let answer = oracle.distance(&start, &goal, How::within(limits)).unwrap();
     assert!(
         matches!(answer.value, Err(NoAnswer::GaveUp(_))),

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Output;
 
-use npuzzle::search::{bfs::bfs, Limits};
+use npuzzle::search::{bfs, Limits};
 use npuzzle::{Board, ParseStateError, State};
 
 /// What a malformed spelling must be refused for.
@@ -18,6 +18,7 @@ enum Problem {
     MissingCell(usize),
     WrongCount(usize),
     NotSquare(usize),
+    MissingBlank(usize),
     Ragged(usize),
     BoardMismatch,
     UnsupportedRows,
@@ -34,11 +35,12 @@ const MALFORMED: &[(&str, Size, Problem)] = &[
     ("   ", None, Problem::Empty),
     ("\t \t", None, Problem::Empty),
     ("/", None, Problem::Empty),
-    ("12345678", None, Problem::NotSquare(8)),
+    ("12345678", None, Problem::MissingBlank(8)),
     ("1234567800", None, Problem::NotSquare(10)),
     ("0", None, Problem::NotSquare(1)),
     ("_", None, Problem::NotSquare(1)),
-    ("1,2,3,4,5,6,7,8", None, Problem::NotSquare(8)),
+    ("1,2,3,4,5,6,7,8", None, Problem::MissingBlank(8)),
+    ("1,2,3,4,5,6,7,0", None, Problem::NotSquare(8)),
     ("1,2,3,4,5,6,7,8,0,1", None, Problem::NotSquare(10)),
     ("12345678x", None, Problem::Stray('x', 9)),
     ("a23456780", None, Problem::Stray('a', 1)),
@@ -153,6 +155,7 @@ fn problem_of(error: &ParseStateError) -> Problem {
         ParseStateError::MissingCell { column } => Problem::MissingCell(column),
         ParseStateError::WrongCellCount { found, .. } => Problem::WrongCount(found),
         ParseStateError::NotSquare { found } => Problem::NotSquare(found),
+        ParseStateError::MissingBlank { found, .. } => Problem::MissingBlank(found),
         ParseStateError::RaggedRows { row, .. } => Problem::Ragged(row),
         ParseStateError::BoardMismatch { .. } => Problem::BoardMismatch,
         ParseStateError::UnsupportedRows { .. } => Problem::UnsupportedRows,

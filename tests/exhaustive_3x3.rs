@@ -7,7 +7,7 @@ use oracles::plain_bfs;
 
 use std::sync::OnceLock;
 
-use npuzzle::bfs::{distances, BuildOptions};
+use npuzzle::generate::{distances, BuildOptions};
 use npuzzle::rank::STATES_3X3;
 use npuzzle::{Board, RankSpace, State, Table};
 

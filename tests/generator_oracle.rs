@@ -7,7 +7,7 @@ mod oracles;
 
 use oracles::{plain_bfs, SMALL_BOARDS};
 
-use npuzzle::bfs::{count_depths_all, distances, distances_into, BuildOptions, Distances};
+use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
 use npuzzle::table::format;
 use npuzzle::{Board, RankSpace, State, Table};

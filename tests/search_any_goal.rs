@@ -8,7 +8,7 @@ mod search_support;
 use std::collections::{HashMap, VecDeque};
 
 use npuzzle::heuristic::Manhattan;
-use npuzzle::search::astar::astar;
+use npuzzle::search::astar;
 use npuzzle::{Board, Limits, State};
 use search_support::{canonical_tables, Rng};
 

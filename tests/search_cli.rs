@@ -7,7 +7,7 @@ mod search_support;
 use std::process::{Command, Output};
 
 use npuzzle::heuristic::LinearConflict;
-use npuzzle::search::idastar::idastar;
+use npuzzle::search::idastar;
 use npuzzle::{Board, Limits, Move, State};
 use search_support::{table, Rng};
 

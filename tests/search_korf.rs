@@ -3,7 +3,7 @@
 //! matches the file's published initial estimate on all 100.
 
 use npuzzle::heuristic::{LinearConflict, Manhattan};
-use npuzzle::search::idastar::idastar;
+use npuzzle::search::idastar;
 use npuzzle::{Board, Heuristic, Limits, State};
 
 struct Instance {

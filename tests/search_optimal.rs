@@ -4,7 +4,7 @@
 mod search_support;
 
 use npuzzle::heuristic::{LinearConflict, Manhattan, Misplaced};
-use npuzzle::search::{astar::astar, bfs::bfs, greedy::greedy, idastar::idastar, iddfs::iddfs};
+use npuzzle::search::{astar, bfs, greedy, idastar, iddfs};
 use npuzzle::{Heuristic, Limits, Outcome, SearchResult, State};
 use search_support::{states_at_depth, table, Rng};
 
@@ -189,10 +189,7 @@ fn unsolvable_pairs_are_refused_without_searching() {
 fn searches_give_up_at_the_node_limit() {
     let goal = *table().goal();
     let start: State = "867254301".parse().unwrap();
-    let limits = Limits {
-        max_expanded: Some(1000),
-        max_time: None,
-    };
+    let limits = Limits::NONE.nodes(1000);
     let h = Misplaced::new(&goal);
     for (name, result) in [
         ("astar", astar(&start, &h, limits)),
@@ -208,14 +205,7 @@ fn searches_give_up_at_the_node_limit() {
         assert_eq!(result.expanded, 1000, "{name}");
     }
     // A zero time limit is noticed at the first reading of the clock.
-    let result = iddfs(
-        &start,
-        &goal,
-        Limits {
-            max_expanded: None,
-            max_time: Some(std::time::Duration::ZERO),
-        },
-    );
+    let result = iddfs(&start, &goal, Limits::NONE.time(std::time::Duration::ZERO));
     assert_eq!(result.gave_up(), Some(npuzzle::search::Limit::Time));
     assert!(h.estimate(&start) > 0);
 }

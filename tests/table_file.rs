@@ -68,9 +68,7 @@ fn truncation_anywhere_is_refused() {
     .into_iter()
     .chain([header_len(), header_len() + 1, len / 2, len - 1]);
     for cut in cuts {
-        let error = Table::from_bytes(&bytes()[..cut])
-            .err()
-            .expect("truncated file accepted");
+        let error = Table::from_bytes(&bytes()[..cut]).expect_err("truncated file accepted");
         assert!(
             matches!(
                 error,

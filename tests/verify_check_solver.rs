@@ -176,3 +176,37 @@ fn a_solver_that_hangs_is_stopped_by_timeout_and_fails() {
         );
     }
 }
+
+#[test]
+fn a_solver_that_cannot_be_started_is_a_setup_error_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = check_solver(&["--count", "5", "--", "no-such-solver-x7"], dir.path());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot start the solver 'no-such-solver-x7': no such command or file"),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&missing.stdout).contains("malformed"));
+    // A script without the execute bit, given by its path.
+    let script = dir.path().join("solver.py");
+    std::fs::write(&script, "print('R')\n").unwrap();
+    let script = script.to_str().unwrap();
+    let not_executable = check_solver(&["--count", "5", "--", script], dir.path());
+    let err = String::from_utf8_lossy(&not_executable.stderr);
+    assert_eq!(not_executable.status.code(), Some(2), "{err}");
+    assert!(err.contains("it is not executable"), "{err}");
+    // An executable whose interpreter line names no program: the shell cannot run it (126/127).
+    let bad = dir.path().join("bad-interpreter");
+    std::fs::write(&bad, "#!/no/such/interpreter\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let bad = bad.to_str().unwrap();
+    let output = check_solver(&["--count", "5", "--", bad], dir.path());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot start the solver"), "{err}");
+}

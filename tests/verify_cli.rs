@@ -196,10 +196,22 @@ fn check_lines(values: &[Value], first_line: u64) {
         if let Some((field, number)) = expect.extra {
             assert_eq!(value[field], number, "{context}");
         }
+        // A failing answer to a solvable 3x3 pair carries one optimal solution, of the exact
+        // length; passing answers and unsolvable pairs carry none.
+        match (&value["optimal"], &value["exact"]) {
+            (Value::String(moves), Value::Number(exact)) if !passing => {
+                assert_eq!(Some(moves.len() as u64), exact.as_u64(), "{context}")
+            }
+            (optimal, _) => assert!(
+                optimal.is_null()
+                    && (passing || !value["exact"].is_number() || expect.verdict == "malformed"),
+                "{context}"
+            ),
+        }
         let object = value.as_object().expect("an object");
         for key in object.keys() {
             assert!(
-                ["line", "verdict", "exact", "claimed", "detail", "step", "by"]
+                ["line", "verdict", "exact", "claimed", "detail", "step", "by", "optimal"]
                     .contains(&key.as_str()),
                 "unexpected field {key}: {context}"
             );

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 
-use npuzzle::board::moves_to_string;
+use npuzzle::moves_to_string;
 use npuzzle::verify::{judge, judge_without_distance, parse_moves, Claim, Verdict};
 use npuzzle::{Board, BuildOptions, Move, Solution, State, Table};
 
@@ -61,8 +61,14 @@ fn walk(from: &State, choices: &[usize]) -> Vec<Move> {
 fn expected(start: &State, goal: &State, exact: u8, moves: &[Move]) -> Verdict {
     let solution = Solution::from_moves(*start, moves.to_vec()).expect("the moves are legal");
     if solution.end() != *goal {
+        // The hint: the same letters, each read as its opposite (the tile's direction), are
+        // legal and end at the goal.
+        let opposite: Vec<Move> = moves.iter().map(|mv| mv.inverse()).collect();
+        let tile_moves_reach_goal =
+            Solution::from_moves(*start, opposite).is_ok_and(|tiles| tiles.end() == *goal);
         return Verdict::WrongEnd {
             end: solution.end(),
+            tile_moves_reach_goal,
         };
     }
     let length = moves.len() as u32;

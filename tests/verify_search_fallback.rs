@@ -6,7 +6,7 @@
 mod common;
 
 use npuzzle::heuristic::LinearConflict;
-use npuzzle::search::idastar::idastar;
+use npuzzle::search::idastar;
 use npuzzle::{Limits, Move, State};
 
 /// An optimal move string for `start` to `goal`, found by the library (not by the binary).

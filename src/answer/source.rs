@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use std::ops::ControlFlow;
 
-use crate::bfs::BuildOptions;
+use crate::generate::BuildOptions;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
 use crate::table::file::{self, Notice, TableBytes};

@@ -13,7 +13,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// 2 malformed input or usage, 141 the reader of the output went away before it was complete
 /// (`| head`; silently, as `cat` ends there).
 #[derive(Parser, Debug)]
-#[command(name = "npuzzle", version, about, long_about)]
+#[command(
+    name = "npuzzle",
+    version,
+    about,
+    long_about,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     /// Directory holding the tables, else $NPUZZLE_DATA_DIR [default: the checkout's data/,
     /// else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle]
@@ -79,6 +85,31 @@ pub enum Command {
     /// the distance comes from a search within --limit; if it gives up, a lower bound is
     /// shown, labelled so.
     Play(PlayArgs),
+    /// Print a shell completion script for SHELL on standard output
+    ///
+    /// For example `npuzzle completions bash > ~/.local/share/bash-completion/completions/npuzzle`,
+    /// or `npuzzle completions zsh > ~/.zfunc/_npuzzle`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on standard output: `npuzzle man > npuzzle.1; man ./npuzzle.1`
+    Man,
+    /// Print this help, or the help of COMMAND (the same as `npuzzle COMMAND --help`)
+    Help(HelpArgs),
+}
+
+/// Arguments of `help`.
+#[derive(Args, Debug)]
+pub struct HelpArgs {
+    /// The command whose help to print
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// Arguments of `completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 /// The goal and board options every query shares.
@@ -318,14 +349,29 @@ pub struct BatchArgs {
     pub limit: Vec<super::limits::LimitArg>,
 }
 
+/// Output forms of `stats`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StatsFormat {
+    /// The counts per depth with a histogram, the mean and the farthest states
+    #[default]
+    Text,
+    /// One JSON object: the goal, its board, the counts per depth, the mean and the farthest
+    /// states
+    Json,
+}
+
 /// Arguments of `stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     #[command(flatten)]
     pub goal: GoalArgs,
 
-    /// Print one JSON object instead of text
-    #[arg(long)]
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = StatsFormat::Text)]
+    pub format: StatsFormat,
+
+    /// The same as `-f json` (the older spelling, kept working)
+    #[arg(long, hide = true)]
     pub json: bool,
 
     /// Also draw the depth histogram as an SVG plot in FILE
@@ -371,9 +417,10 @@ pub enum VerifyFormat {
 /// Arguments of `verify` (the command's help is on [`Command::Verify`]).
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The answers: CSV with a header naming `start` and claim columns, or JSON lines; - reads stdin
+    /// The answers: CSV with a header naming `start` and claim columns, or JSON lines; `-` or
+    /// nothing reads standard input
     #[arg(value_name = "FILE", allow_hyphen_values = true)]
-    pub file: String,
+    pub file: Option<String>,
 
     #[command(flatten)]
     pub goal: GoalArgs,
@@ -389,6 +436,12 @@ pub struct VerifyArgs {
     /// How many of the worst lines the summary lists
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub worst: usize,
+
+    /// With each of the worst lines, show one optimal solution (found by search within
+    /// --limit on boards without a table). JSON lines always carry `optimal` for failing
+    /// answers where a table gives it
+    #[arg(long)]
+    pub explain: bool,
 
     /// Per-line limit for boards without an exact table, whose exact distance is found by IDA*
     /// with linear conflict: expanded nodes (e.g. 5M) or time (e.g. 10s); repeat for both (a

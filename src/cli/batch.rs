@@ -168,7 +168,7 @@ fn answer_all(
             answer_pieces(settings, &inputs, context, out, &mut summary)?;
             line += counts.iter().sum::<u64>();
             progress.set_position(blocks.bytes);
-            progress.set_message(format!("{} questions", summary.questions));
+            progress.set_message(answered(summary.questions, &progress));
         }
     } else {
         let mut records = RecordReader::new(form, buf, reader);
@@ -183,7 +183,7 @@ fn answer_all(
             let inputs: Vec<Input> = chunk.chunks(PIECE_RECORDS).map(Input::Records).collect();
             answer_pieces(settings, &inputs, context, out, &mut summary)?;
             progress.set_position(records.bytes);
-            progress.set_message(format!("{} questions", summary.questions));
+            progress.set_message(answered(summary.questions, &progress));
         }
     }
     progress.finish_and_clear();
@@ -214,23 +214,34 @@ fn long_line_row(
     Ok(())
 }
 
-/// A progress bar on stderr when it is a terminal; hidden otherwise (pipes stay quiet).
+/// A progress bar on stderr when it is a terminal; hidden otherwise (pipes stay quiet). Its
+/// position is the bytes read (so the share done and the time left are right for any line
+/// length), and its text the lines answered.
 fn progress_bar(len: Option<u64>) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     match len {
         Some(len) => ProgressBar::new(len).with_style(
-            ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {msg} ({bytes_per_sec}, {eta} left)",
-            )
-            .expect("the template is valid"),
+            ProgressStyle::with_template("{bar:40} {msg} ({percent}%, {eta} left)")
+                .expect("the template is valid"),
         ),
         None => ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template("{spinner} {bytes} read, {msg} ({bytes_per_sec})")
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
                 .expect("the template is valid"),
         ),
     }
+}
+
+/// `12,345 lines answered, 1,000/s`: the count a user thinks in, not bytes.
+fn answered(lines: u64, progress: &ProgressBar) -> String {
+    let seconds = progress.elapsed().as_secs_f64();
+    let rate = if seconds > 0.5 {
+        format!(", {:.0}/s", lines as f64 / seconds)
+    } else {
+        String::new()
+    };
+    format!("{lines} lines answered{rate}")
 }
 
 /// One piece of a block, answered by one worker.
@@ -400,15 +411,23 @@ impl<'a> Answerer<'a> {
         sink: &mut Sink,
     ) {
         let known_goal = question.as_ref().ok().map(|(_, goal)| *goal);
-        let answer = question.and_then(|(start, goal)| {
-            self.answer(&start, &goal)
-                .map(|(distance, moves)| (start, goal, distance, moves))
-        });
+        let answer = question
+            .map_err(Unanswered::Failed)
+            .and_then(|(start, goal)| {
+                self.answer(&start, &goal)
+                    .map(|(distance, moves)| (start, goal, distance, moves))
+            });
         match answer {
             Ok((start, goal, distance, moves)) => {
                 sink.answer(&start, &goal, distance, moves.as_deref());
             }
-            Err(message) => {
+            Err(Unanswered::Unsolvable(message)) => {
+                // Known: the row says `unsolvable` where the distance goes, so `verify` reads
+                // the answer back as the claim it is.
+                let goal = known_goal.map(|g| g.to_string()).unwrap_or_default();
+                sink.unsolvable(line, start_text, &goal, &format!("line {line}: {message}"));
+            }
+            Err(Unanswered::Failed(message)) => {
                 let goal = known_goal
                     .map(|g| Cow::Owned(g.to_string()))
                     .or_else(|| goal_text.map(Cow::Borrowed))
@@ -421,9 +440,10 @@ impl<'a> Answerer<'a> {
 
     /// The distance (and with `--solve` the moves) from the answer layer: a table where the
     /// board has one, else a search within the per-line limits.
-    fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), String> {
+    fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Unanswered> {
         let how = How::within(self.settings.search_limits);
-        let failed = |e: AnswerError| Failure::from(e).message.unwrap_or_default();
+        let failed =
+            |e: AnswerError| Unanswered::Failed(Failure::from(e).message.unwrap_or_default());
         let answer = if self.settings.solve {
             let answer = self.oracle.solve(start, goal, how).map_err(failed)?;
             answer.map(|s| (s.len() as u8, Some(s.moves_string())))
@@ -433,12 +453,20 @@ impl<'a> Answerer<'a> {
         };
         let (value, cost) = answer.split();
         value.map_err(|why| match why {
-            NoAnswer::GaveUp(limit) => format!(
+            NoAnswer::GaveUp(limit) => Unanswered::Failed(format!(
                 "no exact table for the {} board, and the search gave up at its {limit} after {} expanded nodes (raise --limit)",
                 goal.board(),
                 cost.expanded
-            ),
-            _ => unsolvable_reason(start, goal),
+            )),
+            _ => Unanswered::Unsolvable(unsolvable_reason(start, goal)),
         })
     }
+}
+
+/// Why a question got no distance.
+enum Unanswered {
+    /// The pair has no solution: an answer, written as `unsolvable`.
+    Unsolvable(String),
+    /// The line could not be read, or the search gave up.
+    Failed(String),
 }

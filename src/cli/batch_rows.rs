@@ -114,6 +114,7 @@ impl Sink {
                     goal: std::str::from_utf8(goal).expect("states print as ASCII"),
                     distance: Some(distance),
                     moves: self.solve.then_some(moves),
+                    unsolvable: false,
                     error: None,
                 };
                 write_json(buf, &row);
@@ -123,12 +124,23 @@ impl Sink {
 
     /// Writes the row of a failed question, with its error.
     pub fn failure(&mut self, line: u64, start: &str, goal: &str, error: &str) {
+        self.unanswered(line, start, goal, error, false);
+    }
+
+    /// Writes the row of an unsolvable pair: `unsolvable` where the distance goes (CSV), or
+    /// `"unsolvable": true` (JSON), with the reason as its error. It counts as failed, as
+    /// before.
+    pub fn unsolvable(&mut self, line: u64, start: &str, goal: &str, error: &str) {
+        self.unanswered(line, start, goal, error, true);
+    }
+
+    fn unanswered(&mut self, line: u64, start: &str, goal: &str, error: &str, unsolvable: bool) {
         // A field longer than any state is echoed in part, so one absurd line cannot flood
         // the output; ordinary malformed input is echoed as it was written, except its
         // control characters, escaped (`\x1b`) like the error's, so that a row shown on a
         // terminal cannot steer it.
         let clip = |text: &str| {
-            if text.len() > npuzzle::state::MAX_STATE_TEXT {
+            if text.len() > npuzzle::MAX_STATE_TEXT {
                 escape_controls(&shorten(text)).into_owned()
             } else {
                 escape_controls(text).into_owned()
@@ -141,7 +153,7 @@ impl Sink {
         self.first_failure.get_or_insert(line);
         match &mut self.format {
             Format::Csv(writer) => {
-                let mut row = vec![start, goal, ""];
+                let mut row = vec![start, goal, if unsolvable { "unsolvable" } else { "" }];
                 if self.solve {
                     row.push("");
                 }
@@ -154,6 +166,7 @@ impl Sink {
                     goal,
                     distance: None,
                     moves: self.solve.then_some(None),
+                    unsolvable,
                     error: Some(error),
                 };
                 write_json(buf, &row);

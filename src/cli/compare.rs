@@ -17,10 +17,7 @@ use super::{CommandResult, Context, Failure};
 
 /// Per-algorithm limits when none are given: on the hardest 3x3 instance every row ends within
 /// about a second, and no row can take more than ten.
-pub const DEFAULT_LIMITS: Limits = Limits {
-    max_expanded: Some(5_000_000),
-    max_time: Some(Duration::from_secs(10)),
-};
+pub const DEFAULT_LIMITS: Limits = Limits::NONE.nodes(5_000_000).time(Duration::from_secs(10));
 
 /// One row of the comparison (also its JSON form).
 #[derive(Serialize)]

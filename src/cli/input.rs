@@ -27,7 +27,12 @@ pub fn parse_state(what: &str, text: &str, board: Option<Board>) -> Result<State
 
 /// The one-line message for a state that could not be read.
 pub fn state_error(what: &str, text: &str, error: &ParseStateError) -> String {
-    format!("invalid {what} `{}`: {error}", shorten(text))
+    // The library names no flags; here the way to give a board is `--board WxH`.
+    let hint = match error {
+        ParseStateError::NotSquare { .. } => " (--board WxH)",
+        _ => "",
+    };
+    format!("invalid {what} `{}`: {error}{hint}", shorten(text))
 }
 
 /// `text` cut to its first 40 characters (with `...`), so that an absurd input never floods

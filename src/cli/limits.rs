@@ -48,7 +48,11 @@ pub fn parse_limit(text: &str) -> Result<LimitArg, String> {
         "G" => nodes(1e9),
         "ms" => time(1e-3),
         "s" => time(1.0),
-        "min" | "m" => time(60.0),
+        "min" => time(60.0),
+        // `2M` is two million nodes; a lower-case `m` could mean minutes or millions.
+        "m" => Err(format!(
+            "ambiguous limit `{text}`: write `{number}min` for minutes or `{number}M` for millions of nodes"
+        )),
         _ => Err(bad()),
     }
 }
@@ -68,6 +72,15 @@ pub fn limits(given: &[LimitArg], defaults: Limits) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lower_case_m_is_refused_offering_minutes_and_millions() {
+        let message = parse_limit("5m").unwrap_err();
+        assert!(
+            message.contains("`5min`") && message.contains("`5M`"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn node_counts_and_times_are_read() {

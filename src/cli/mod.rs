@@ -35,7 +35,7 @@ mod verify_report;
 use std::io;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 pub use args::{Cli, Command};
 pub use context::Context;
@@ -127,7 +127,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+            let commands: Vec<String> = Cli::command()
                 .get_subcommands()
                 .map(|command| command.get_name().to_string())
                 .collect();
@@ -143,16 +143,28 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             let first = lines.next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
             // clap lists what is missing, or the accepted values, on the lines that follow.
+            // clap's tip (`tip: a similar argument exists: '--goal'`) is kept, after a `;`.
+            let rest: Vec<&str> = lines.collect();
+            let tip = rest
+                .iter()
+                .find_map(|l| l.strip_prefix("tip: "))
+                .filter(|tip| tip.starts_with("a similar") || tip.starts_with("some similar"))
+                .map(|tip| format!("; {tip}"))
+                .unwrap_or_default();
             let more = if error.kind() == ErrorKind::MissingRequiredArgument {
-                let missing: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).collect();
+                let missing: Vec<&str> = rest
+                    .iter()
+                    .copied()
+                    .take_while(|l| !l.starts_with("Usage:"))
+                    .collect();
                 format!(" {}", missing.join(", "))
             } else {
-                lines
+                rest.iter()
                     .find(|l| l.starts_with("[possible values"))
                     .map(|l| format!(" {l}"))
                     .unwrap_or_default()
             };
-            let line = format!("{first}{more}");
+            let line = format!("{first}{more}{tip}");
             eprintln!(
                 "npuzzle: {} (see `npuzzle --help`)",
                 input::escape_controls(&line)
@@ -175,13 +187,52 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Sample(args) => sample::run(&args, context),
         Command::Serve(args) => serve::run(&args, context),
         Command::Play(args) => play::run(&args, context),
+        Command::Completions(args) => {
+            let mut out = io::stdout().lock();
+            clap_complete::generate(args.shell, &mut Cli::command(), "npuzzle", &mut out);
+            io::Write::flush(&mut out)?;
+            Ok(())
+        }
+        Command::Help(args) => help(args.command.as_deref()),
+        Command::Man => {
+            let mut out = io::stdout().lock();
+            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+            io::Write::flush(&mut out)?;
+            Ok(())
+        }
     }
+}
+
+/// `npuzzle help [COMMAND]`: the long help of npuzzle or of one command, exit 0.
+fn help(command: Option<&str>) -> CommandResult {
+    let mut cli = Cli::command();
+    cli.build();
+    let text = match command {
+        None => cli.render_long_help(),
+        Some(name) => match cli.find_subcommand_mut(name) {
+            Some(sub) => sub.render_long_help(),
+            None => {
+                let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+                return Err(Failure::usage(format!(
+                    "no command `{name}`: one of {} (see `npuzzle --help`)",
+                    names.join(", ")
+                )));
+            }
+        },
+    };
+    let mut text = text.to_string(); // plain text, as `--help` writes it into a pipe
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let mut out = io::stdout().lock();
+    io::Write::write_all(&mut out, text.as_bytes())?;
+    io::Write::flush(&mut out)?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_argument_definitions_are_consistent() {

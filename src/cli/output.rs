@@ -31,6 +31,21 @@ pub struct SolveJson {
     pub stats: Option<SearchStatsJson>,
 }
 
+/// `solve --format json` for a pair with no solution (exit code 1).
+#[derive(Serialize)]
+pub struct UnsolvableJson {
+    /// The start.
+    pub start: String,
+    /// The goal.
+    pub goal: String,
+    /// Always false.
+    pub solvable: bool,
+    /// Always null: there is no distance.
+    pub distance: Option<usize>,
+    /// Why no move sequence leads from the start to the goal.
+    pub reason: String,
+}
+
 /// The cost of an answer, as `solve --format json` and `compare --format json` report it.
 #[derive(Serialize)]
 pub struct SearchStatsJson {
@@ -82,6 +97,9 @@ pub struct BatchRow<'a> {
     /// The blank's moves of an optimal solution; present only with `--solve`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<Option<&'a str>>,
+    /// `true` for a pair with no solution; absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unsolvable: bool,
     /// Why this question got no answer.
     pub error: Option<&'a str>,
 }

@@ -272,13 +272,7 @@ pub fn run(args: &PlayArgs, context: &mut Context) -> CommandResult {
         }
         None => (None, goal_or_default(&args.goal)?),
     };
-    let how = How::within(limits(
-        &args.limit,
-        Limits {
-            max_expanded: None,
-            max_time: Some(DEFAULT_MOVE_LIMIT),
-        },
-    ));
+    let how = How::within(limits(&args.limit, Limits::NONE.time(DEFAULT_MOVE_LIMIT)));
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

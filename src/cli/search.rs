@@ -11,15 +11,12 @@ use npuzzle::{Answer, Board, HeuristicKind, How, Method, Solution, State};
 use super::args::{AlgorithmArg, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat};
 use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
-use super::output::{SearchStatsJson, SolveJson};
+use super::output::{SearchStatsJson, SolveJson, UnsolvableJson};
 use super::query::print_solution;
 use super::{CommandResult, Context, Failure};
 
 /// The per-line limit of `batch` and `verify` on boards without a table, when none is given.
-pub const DEFAULT_LINE_LIMITS: Limits = Limits {
-    max_expanded: None,
-    max_time: Some(Duration::from_secs(10)),
-};
+pub const DEFAULT_LINE_LIMITS: Limits = Limits::NONE.time(Duration::from_secs(10));
 
 impl From<HeuristicArg> for HeuristicKind {
     fn from(arg: HeuristicArg) -> HeuristicKind {
@@ -100,10 +97,25 @@ pub fn value<T>(
     }
 }
 
+/// Boards from this many cells up may take hours to search: a search without `--limit` there
+/// gets a note saying how to bound it.
+const NOTE_UNBOUNDED_CELLS: usize = 25;
+
+/// The note for a 5x5 search without `--limit`: it may run for hours.
+fn note_unbounded(args: &SearchArgs, board: Board) {
+    if board.cells() >= NOTE_UNBOUNDED_CELLS && args.limit.is_empty() {
+        eprintln!(
+            "npuzzle: note: a {board} search may take hours or more; bound it with --limit \
+             (for example --limit 10min or --limit 500M)"
+        );
+    }
+}
+
 /// `npuzzle distance`: from the table, or by an optimal search where there is none.
 pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
     let how = how(&args.search, start.board(), context)?;
+    note_unbounded(&args.search, start.board());
     let answer = context.oracle().distance(&start, &goal, how)?;
     let (distance, _) = value(answer, &start, &goal)?;
     writeln!(std::io::stdout().lock(), "{distance}")?;
@@ -114,10 +126,25 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
 pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
     let how = how(&args.search, start.board(), context)?;
+    note_unbounded(&args.search, start.board());
     let oracle = context.oracle();
     let began = Instant::now();
     let answer = oracle.solve(&start, &goal, how)?;
     let took = began.elapsed();
+    if args.format == SolveFormat::Json && answer.value == Err(NoAnswer::Unsolvable) {
+        // JSON readers get JSON for the negative answer too (and exit code 1).
+        let json = UnsolvableJson {
+            start: start.to_string(),
+            goal: goal.to_string(),
+            solvable: false,
+            distance: None,
+            reason: unsolvable_reason(&start, &goal),
+        };
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+        return Err(Failure::quiet_negative());
+    }
     let (solution, cost) = value(answer, &start, &goal)?;
     let method = cost.method;
     // The exact distance, to say whether a search's path is optimal: from the table where one

@@ -7,7 +7,7 @@ use npuzzle::answer::AnswerError;
 use npuzzle::table::file;
 use npuzzle::State;
 
-use super::args::StatsArgs;
+use super::args::{StatsArgs, StatsFormat};
 use super::input::goal_or_default;
 use super::output::StatsJson;
 use super::stats_plot::{self, PlotData};
@@ -73,7 +73,7 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
         stats_plot::write_png(path, &plot).map_err(Failure::usage)?;
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if args.json || args.format == StatsFormat::Json {
         let json = StatsJson::new(&stats);
         serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
         writeln!(out)?;

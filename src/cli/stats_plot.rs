@@ -1,9 +1,11 @@
 //! `stats --svg/--png`: the depth histogram as a plot with axes, labels and a title, drawn by
-//! plotters. Text is rendered by ab_glyph from a font embedded in the binary, so plotting
-//! needs no system font libraries.
+//! plotters. Text is rendered by ab_glyph (pure Rust, no fontconfig or freetype) from a TrueType
+//! font read at run time: `$NPUZZLE_FONT`, else the first of [`SYSTEM_FONTS`] that exists. No
+//! font is embedded: a font crate would pin a new compiler and add a font licence to the
+//! binary's, for a feature most runs never use.
 
 use std::path::Path;
-use std::sync::Once;
+use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -71,19 +73,51 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Makes the embedded font the plots' `sans-serif`, once per run.
+/// Where common systems keep a sans-serif TrueType font (Debian/Ubuntu, Fedora, Arch, Alpine,
+/// macOS), tried in order when `$NPUZZLE_FONT` is not set.
+pub const SYSTEM_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "/Library/Fonts/Arial.ttf",
+];
+
+/// Reads the plot font: `$NPUZZLE_FONT`, else the first of [`SYSTEM_FONTS`] that exists.
+fn find_font() -> Result<Vec<u8>, String> {
+    if let Some(path) = std::env::var_os("NPUZZLE_FONT") {
+        return std::fs::read(&path).map_err(|e| {
+            format!(
+                "cannot read the plot font {} (NPUZZLE_FONT): {e}",
+                Path::new(&path).display()
+            )
+        });
+    }
+    SYSTEM_FONTS
+        .iter()
+        .find_map(|path| std::fs::read(path).ok())
+        .ok_or_else(|| {
+            "no font for the plot's labels: install DejaVu Sans (e.g. the fonts-dejavu-core \
+             package) or set NPUZZLE_FONT to a .ttf file"
+                .to_string()
+        })
+}
+
+/// Makes the plot font the plots' `sans-serif`, once per run (plotters keeps fonts for the
+/// life of the process, so the bytes are leaked once).
 fn register_font() -> Result<(), String> {
-    static ONCE: Once = Once::new();
-    let mut result = Ok(());
-    ONCE.call_once(|| {
-        result = plotters::style::register_font(
-            "sans-serif",
-            FontStyle::Normal,
-            epaint_default_fonts::UBUNTU_LIGHT,
-        )
-        .map_err(|_| "the embedded plot font could not be loaded".to_string());
-    });
-    result
+    static RESULT: OnceLock<Result<(), String>> = OnceLock::new();
+    RESULT
+        .get_or_init(|| {
+            let bytes: &'static [u8] = Vec::leak(find_font()?);
+            plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+                .map_err(|_| "the plot font could not be loaded (not a TrueType font?)".to_string())
+        })
+        .clone()
 }
 
 fn draw<DB: DrawingBackend>(

@@ -7,17 +7,18 @@
 //! order ([`verify_report::Report`]).
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, IsTerminal, Read};
 use std::time::Instant;
 
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use npuzzle::answer::Exact;
 use npuzzle::search::Limits;
-use npuzzle::verify::{Policy, Verdict};
-use npuzzle::{How, Oracle};
+use npuzzle::verify::{Policy, Verdict, VerdictKind};
+use npuzzle::{How, Oracle, State};
 
-use super::args::VerifyArgs;
+use super::args::{VerifyArgs, VerifyFormat};
 use super::input::{board_option, parse_state};
 use super::verify_input::{Chunk, Defaults, Line, Source};
 use super::verify_report::{Claimed, Outcome, Report};
@@ -40,16 +41,33 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
     } else {
         Policy::OptimalOnly
     };
-    let (input, name): (Box<dyn Read + Send>, String) = if args.file == "-" {
-        (Box::new(std::io::stdin()), "standard input".to_string())
-    } else {
-        let file = File::open(&args.file)
-            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", args.file)))?;
-        (Box::new(file), args.file.clone())
+    let (input, name): (Box<dyn Read + Send>, String) = match args.file.as_deref() {
+        None | Some("-") => (Box::new(std::io::stdin()), "standard input".to_string()),
+        Some(path) => {
+            let file =
+                File::open(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
+            (Box::new(file), path.to_string())
+        }
+    };
+    // An optimal solution is shown for failing lines in JSON, and in the summary with
+    // --explain (which also searches for it on boards without a table).
+    let explain = Explain {
+        table: args.explain || args.format == VerifyFormat::Jsonl,
+        search: args.explain,
     };
     let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut report = Report::new(out, args.format, policy, args.worst);
     let source = Source::open(Box::new(BufReader::with_capacity(1 << 18, input)), &name)?;
+    // On a terminal, a spinner counts the answers judged (stdout may be the terminal too, but
+    // the summary comes only at the end).
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .expect("the template is valid"),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
     if let Some(mut source) = source {
         let mut chunk = Chunk::default();
         while source.fill(&mut chunk, &name)? > 0 {
@@ -57,13 +75,15 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
             let oracle = context.oracle();
             let outcomes: Vec<Outcome> = lines
                 .par_iter()
-                .map(|line| judge_line(line, oracle, search_limits))
+                .map(|line| judge_line(line, oracle, search_limits, explain))
                 .collect();
             for outcome in &outcomes {
                 report.add(outcome)?;
             }
+            progress.set_message(format!("{} answers judged", report.total()));
         }
     }
+    progress.finish_and_clear();
     if report.total() == 0 {
         report.finish(began.elapsed())?;
         return Err(Failure::negative(format!(
@@ -76,13 +96,14 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
 /// Judges the line's claim through the answer layer: against the table where the board has
 /// one, else from the claim alone where that decides, else against a search within
 /// `search_limits`.
-fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits) -> Outcome {
+fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Explain) -> Outcome {
     let malformed = |why: &str, pair| Outcome {
         line: line.number,
         verdict: Verdict::malformed(why),
         exact: Exact::Unknown,
         claimed: Claimed::Nothing,
         pair,
+        optimal: None,
     };
     let (start, goal) = match &line.pair {
         Ok(pair) => *pair,
@@ -119,11 +140,49 @@ fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits) -> Outcome {
             (Verdict::malformed(why), Exact::Unknown)
         }
     };
+    let wrong = !matches!(
+        verdict.kind(),
+        VerdictKind::Optimal | VerdictKind::CorrectUnsolvable
+    );
+    let optimal = match exact {
+        Exact::Distance(_) if wrong => optimal_moves(&start, &goal, oracle, search_limits, explain),
+        _ => None,
+    };
     Outcome {
         line: line.number,
         verdict,
         exact,
         claimed,
         pair: Some((start, goal)),
+        optimal,
     }
+}
+
+/// Where failing lines get an optimal solution: from a table, and by search too.
+#[derive(Clone, Copy)]
+struct Explain {
+    table: bool,
+    search: bool,
+}
+
+/// One optimal solution's moves, from the table where the board has one (if `explain.table`),
+/// else by a search within `limits` (if `explain.search`).
+fn optimal_moves(
+    start: &State,
+    goal: &State,
+    oracle: &Oracle,
+    limits: Limits,
+    explain: Explain,
+) -> Option<String> {
+    let how = if oracle.uses_table(goal.board()) {
+        explain.table.then(How::table)?
+    } else {
+        explain.search.then(|| How::within(limits))?
+    };
+    let answer = oracle.solve(start, goal, how).ok()?;
+    answer
+        .value
+        .ok()
+        .filter(|solution| solution.end() == *goal)
+        .map(|solution| solution.moves_string())
 }

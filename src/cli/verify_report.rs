@@ -39,6 +39,9 @@ pub struct Outcome {
     pub claimed: Claimed,
     /// The start and goal, when they were read.
     pub pair: Option<(State, State)>,
+    /// One optimal solution's moves, for a failing answer to a solvable pair (where a table
+    /// gives it, or with `--explain` also by search).
+    pub optimal: Option<String>,
 }
 
 /// A number or a word in JSON output.
@@ -68,6 +71,9 @@ struct OutcomeJson {
     /// suboptimal only: moves more than needed.
     #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<u32>,
+    /// Failing answers to solvable pairs: the blank's moves of one optimal solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimal: Option<String>,
 }
 
 impl OutcomeJson {
@@ -97,6 +103,7 @@ impl OutcomeJson {
                 Verdict::Suboptimal { by } => Some(by),
                 _ => None,
             },
+            optimal: outcome.optimal.clone(),
         }
     }
 }
@@ -300,6 +307,14 @@ fn describe(outcome: &Outcome) -> String {
             Claimed::Nothing => {}
         }
         text.push(']');
+    }
+    if let Some(moves) = &outcome.optimal {
+        let moves = if moves.is_empty() {
+            "none (the start is the goal)"
+        } else {
+            moves
+        };
+        text.push_str(&format!("; one optimal solution: {moves}"));
     }
     text
 }

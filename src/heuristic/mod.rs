@@ -60,9 +60,28 @@ pub trait Heuristic {
         self.start(cells).1
     }
 
-    /// The estimate for `state`.
+    /// The estimate for `state`, which must be on the goal's board.
+    ///
+    /// # Panics
+    /// Debug builds assert that `state` is on the goal's board; in release builds the
+    /// estimate of a state of another board is meaningless (or panics, an index out of
+    /// bounds). Use [`try_estimate`](Self::try_estimate) where the board is not known.
     fn estimate(&self, state: &State) -> u32 {
+        debug_assert_eq!(
+            state.board(),
+            self.goal().board(),
+            "a state of another board"
+        );
         self.estimate_cells(state.cells())
+    }
+
+    /// The estimate for `state`, after checking that it is on the goal's board.
+    ///
+    /// # Errors
+    /// [`WrongBoardError`](crate::WrongBoardError) for a state of another board.
+    fn try_estimate(&self, state: &State) -> Result<u32, crate::WrongBoardError> {
+        crate::WrongBoardError::check(self.goal().board(), state.board())?;
+        Ok(self.estimate_cells(state.cells()))
     }
 }
 
@@ -102,6 +121,7 @@ pub(crate) use scalar_heuristic;
 
 /// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum HeuristicKind {
     /// Tiles not in their goal cell ([`Misplaced`]).
     Misplaced,

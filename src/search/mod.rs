@@ -10,12 +10,20 @@
 //! produced, and each successor produced is *generated* (the move straight back to the parent
 //! is never produced). The start is neither.
 
-pub mod astar;
-pub mod bfs;
-pub mod greedy;
-pub mod idastar;
-pub mod iddfs;
+// One function per algorithm, each in a private module of its own name: the import path is
+// `search::idastar` (the function), never `search::idastar::idastar`.
+mod astar;
+mod bfs;
+mod greedy;
+mod idastar;
+mod iddfs;
 mod in_place;
+
+pub use astar::astar;
+pub use bfs::bfs;
+pub use greedy::greedy;
+pub use idastar::idastar;
+pub use iddfs::iddfs;
 
 use std::fmt;
 use std::str::FromStr;
@@ -30,12 +38,40 @@ use crate::solution::Solution;
 use crate::state::State;
 
 /// When a search gives up. `Limits::default()` never gives up.
+///
+/// ```
+/// use std::time::Duration;
+/// use npuzzle::Limits;
+/// let limits = Limits::default().nodes(2_000_000).time(Duration::from_secs(10));
+/// assert_eq!(limits.max_expanded, Some(2_000_000));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Give up after expanding this many nodes.
     pub max_expanded: Option<u64>,
     /// Give up after this much time (checked every few thousand expansions).
     pub max_time: Option<Duration>,
+}
+
+impl Limits {
+    /// No limit: the search runs until it finds a path (or proves there is none).
+    pub const NONE: Limits = Limits {
+        max_expanded: None,
+        max_time: None,
+    };
+
+    /// These limits with at most `max_expanded` expanded nodes.
+    pub const fn nodes(mut self, max_expanded: u64) -> Limits {
+        self.max_expanded = Some(max_expanded);
+        self
+    }
+
+    /// These limits with at most `max_time` of wall-clock time.
+    pub const fn time(mut self, max_time: Duration) -> Limits {
+        self.max_time = Some(max_time);
+        self
+    }
 }
 
 /// Which limit made a search give up.
@@ -58,6 +94,7 @@ impl fmt::Display for Limit {
 
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// A path from the start to the goal.
     Solved(Solution),
@@ -69,6 +106,7 @@ pub enum Outcome {
 
 /// What a search returns: how it ended and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// How it ended.
     pub outcome: Outcome,
@@ -100,6 +138,7 @@ impl SearchResult {
 
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// A*: best-first on moves so far plus the heuristic; optimal ([`astar`]).
     AStar,
@@ -262,7 +301,7 @@ pub fn run_with<H: Heuristic>(
 /// (25 cells x 5 bits = 125 bits, so every board up to 5x5 fits). Two states of one board have
 /// the same key exactly when they are equal.
 #[inline]
-pub fn pack(state: &State) -> u128 {
+pub(crate) fn pack(state: &State) -> u128 {
     state
         .cells()
         .iter()

@@ -20,7 +20,7 @@ use memmap2::Mmap;
 
 use super::format::FormatError;
 use super::Table;
-use crate::bfs::BuildOptions;
+use crate::generate::BuildOptions;
 use crate::pattern::PatternDatabase;
 use crate::state::State;
 
@@ -33,6 +33,20 @@ enum Bytes {
     Mapped(Mmap),
     /// Built in memory (the data directory could not be used, or it was asked for).
     Owned(Vec<u8>),
+}
+
+impl std::fmt::Debug for TableBytes {
+    /// Which kind of bytes and how many, never the bytes themselves.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, len) = match &self.0 {
+            Bytes::Mapped(map) => ("mapped", map.len()),
+            Bytes::Owned(bytes) => ("owned", bytes.len()),
+        };
+        f.debug_struct("TableBytes")
+            .field("kind", &kind)
+            .field("len", &len)
+            .finish()
+    }
 }
 
 impl TableBytes {
@@ -58,16 +72,19 @@ impl AsRef<[u8]> for TableBytes {
 }
 
 /// Why a table file could not be used.
+///
+/// Each message includes its cause's text (the `error` fields), so `source()` does not return
+/// the cause again: a printer that walks the chain shows each cause once.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TableFileError {
     /// The file could not be opened, read or mapped.
-    #[error("cannot read table {}: {source}", path.display())]
+    #[error("cannot read table {}: {error}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: io::Error,
+        error: io::Error,
     },
     /// The path is a directory.
     #[error("cannot read table {}: it is a directory", path.display())]
@@ -76,12 +93,12 @@ pub enum TableFileError {
         path: PathBuf,
     },
     /// The file is not a valid table, or not the one asked for.
-    #[error("table {} is not valid: {source}", path.display())]
+    #[error("table {} is not valid: {error}", path.display())]
     Invalid {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        source: FormatError,
+        error: FormatError,
     },
     /// The path is not a regular file (a FIFO, a device, a socket): never opened, since
     /// reading one could block forever.
@@ -100,12 +117,12 @@ pub enum TableFileError {
         why: String,
     },
     /// The file could not be written.
-    #[error("cannot write table {}: {source}", path.display())]
+    #[error("cannot write table {}: {error}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -117,7 +134,7 @@ impl TableFileError {
 
     /// Whether the file does not exist.
     pub fn is_missing(&self) -> bool {
-        matches!(self, TableFileError::Read { source, .. } if source.kind() == io::ErrorKind::NotFound)
+        matches!(self, TableFileError::Read { error, .. } if error.kind() == io::ErrorKind::NotFound)
     }
 }
 
@@ -163,7 +180,7 @@ pub fn open_trusted(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
 fn validate_table(path: &Path, bytes: TableBytes) -> Result<Table<TableBytes>, TableFileError> {
     let invalid = |source| TableFileError::Invalid {
         path: path.to_path_buf(),
-        source,
+        error: source,
     };
     // The header only: each block of the body is checked when a query first reads it, so a
     // 240 MB table opens in microseconds and a damaged block is still never read as valid.
@@ -189,7 +206,7 @@ pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<TableBytes>,
     check_trusted(path, &metadata)?;
     PatternDatabase::from_bytes(map_file(path, &file)?).map_err(|source| TableFileError::Invalid {
         path: path.to_path_buf(),
-        source,
+        error: source,
     })
 }
 
@@ -206,9 +223,9 @@ pub fn pattern_file_name(goal: &State, tiles: &[u8]) -> String {
 
 /// Opens `path` for reading if it is a regular file, without ever blocking.
 fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError> {
-    let read_error = |source| TableFileError::Read {
+    let read_error = |error| TableFileError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let not_regular = |metadata: &std::fs::Metadata| {
         if metadata.is_dir() {
@@ -243,9 +260,9 @@ fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError
 
 /// Maps an opened regular file read-only.
 fn map_file(path: &Path, file: &File) -> Result<TableBytes, TableFileError> {
-    let read_error = |source| TableFileError::Read {
+    let read_error = |error| TableFileError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let metadata = file.metadata().map_err(read_error)?;
     let bytes = if metadata.len() == 0 {
@@ -311,9 +328,9 @@ fn check_trusted(path: &Path, metadata: &std::fs::Metadata) -> Result<(), TableF
 pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
     match std::fs::metadata(dir) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(TableFileError::Read {
+        Err(error) => Err(TableFileError::Read {
             path: dir.to_path_buf(),
-            source,
+            error,
         }),
         Ok(metadata) if !metadata.is_dir() => Err(TableFileError::Untrusted {
             path: dir.to_path_buf(),
@@ -381,9 +398,9 @@ pub const EAGER_CHECK_BYTES: u64 = 16 << 20;
 /// # Errors
 /// [`TableFileError::Write`] with the cause.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
-    let write_error = |source| TableFileError::Write {
+    let write_error = |error| TableFileError::Write {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -486,9 +503,9 @@ pub fn load_or_build_with(
     let problem = match open_trusted(&path) {
         Ok(table) => match table.expect_goal(goal) {
             Ok(()) => return Ok((table, notices)),
-            Err(source) => TableFileError::Invalid {
+            Err(error) => TableFileError::Invalid {
                 path: path.clone(),
-                source,
+                error,
             },
         },
         Err(error) => error,
@@ -554,7 +571,7 @@ pub fn load_or_build_pattern<E>(
             Ok(()) => return Ok((Some(db), notices)),
             Err(source) => TableFileError::Invalid {
                 path: path.clone(),
-                source,
+                error: source,
             },
         },
         Err(error) => error,

@@ -45,8 +45,8 @@
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
 
-use crate::bfs::Distances;
 use crate::board::{Board, MAX_CELLS};
+use crate::generate::Distances;
 use crate::rank::RankSpace;
 use crate::state::State;
 
@@ -671,7 +671,7 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
             if nibbles {
                 count_nibbles(chunk)
             } else {
-                crate::bfs::count_depths_all(chunk)
+                crate::generate::count_depths_all(chunk)
             }
         })
         .reduce(

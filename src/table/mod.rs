@@ -3,8 +3,8 @@
 pub mod file;
 pub mod format;
 
-use crate::bfs::{self, BuildOptions};
 use crate::board::Move;
+use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
@@ -137,7 +137,7 @@ impl Table<Vec<u8>> {
         // moved down to the real header's length: the body is never copied whole.
         let room = format::max_header_len(states as u64);
         let mut data = vec![0u8; room + states];
-        let counts = bfs::distances_into(&space, goal, options, &mut data[room..]);
+        let counts = generate::distances_into(&space, goal, options, &mut data[room..]);
         let encoded = format::encode_header(goal, &data[room..], &counts);
         let len = encoded.len();
         data.copy_within(room.., len);
@@ -517,7 +517,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Recounts the states at each depth from the body.
     pub fn recount_depths(&self) -> Vec<u64> {
-        bfs::count_depths(self.raw_body())
+        generate::count_depths(self.raw_body())
     }
 }
 

@@ -149,10 +149,7 @@ fn read_board(text: Option<&str>) -> Result<Option<Board>, ApiError> {
 /// The request's search limits: `limit` in the CLI's spellings (`5s`, `250ms`, `2M`), a time
 /// of at most [`MAX_LIMIT`]; every search is bounded in time whatever is asked.
 fn read_limits(text: Option<&str>) -> Result<Limits, ApiError> {
-    let mut limits = Limits {
-        max_expanded: None,
-        max_time: Some(DEFAULT_LIMIT),
-    };
+    let mut limits = Limits::NONE.time(DEFAULT_LIMIT);
     match text.filter(|t| !t.is_empty()).map(parse_limit).transpose() {
         Err(message) => return Err(ApiError::bad(message)),
         Ok(None) => {}

@@ -4,7 +4,7 @@
 //! states with the blank in cell `c` are folded indices `c * perms/2 .. (c + 1) * perms/2`
 //! (see [`crate::rank`]). A block's *pair* `p` stands for tile ranks `2p` and `2p + 1`, of which
 //! exactly one is in the goal's class; which one is read from a table of pair parities (one bit
-//! per pair, shared by every block, see [`pair_parities`]).
+//! per pair, shared by every block, see `pair_parities`).
 //!
 //! Three facts make the layers cheap:
 //! - A move carries the blank to a cell of the other colour (a chessboard colouring), so the
@@ -16,7 +16,7 @@
 //! - A horizontal move keeps the tile rank (and the class choice within a pair), so all
 //!   horizontal successors of a layer are one source block OR-ed, 64 pairs per word operation,
 //!   into the destination block. A vertical move rotates a window of Lehmer digits; each
-//!   frontier state's successor is computed with [`RankSpace::rotate`] and its bit set without
+//!   frontier state's successor is computed with `RankSpace::rotate` and its bit set without
 //!   a test.
 //! - Half of all successors lie in the layer before (every edge is seen from both ends). For
 //!   vertical moves, the costly kind, each block keeps per incoming vertical move the states
