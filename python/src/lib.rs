@@ -91,10 +91,14 @@ fn limits(limit: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
             })
         })
         .transpose()?;
-    Ok(Limits {
-        max_expanded: max_nodes,
-        max_time,
-    })
+    let mut limits = Limits::NONE;
+    if let Some(nodes) = max_nodes {
+        limits = limits.nodes(nodes);
+    }
+    if let Some(time) = max_time {
+        limits = limits.time(time);
+    }
+    Ok(limits)
 }
 
 // ---------------------------------------------------------------------------------------
