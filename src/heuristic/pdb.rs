@@ -45,7 +45,7 @@ pub enum PatternHeuristicError {
         /// The partition.
         partition: Partition,
     },
-    /// None, or more than [`MAX_PATTERNS`].
+    /// None, or more than eight (the most patterns a heuristic sums).
     #[error("between 1 and {MAX_PATTERNS} pattern databases are needed, not {0}")]
     Count(usize),
 }
