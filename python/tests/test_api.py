@@ -13,6 +13,10 @@ HARDEST = "867254301"  # one of the two 8-puzzle states 31 moves from 123456780
 # Korf's 15-puzzle instance 1 needs 57 moves to his goal (blank first): far past any small limit.
 KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+# Korf and Felner's first 24-puzzle (95 moves): no table and, unless built, no pattern
+# databases, so a search on it runs until its limit.
+KORF24_1 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13"
+KORF24_GOAL = " ".join(str(t) for t in range(25))
 
 
 def test_the_data_directory_is_the_tests_own():
@@ -148,7 +152,7 @@ def test_a_long_search_releases_the_gil():
 
     def search():
         try:
-            npuzzle.distance(KORF_1, KORF_GOAL, limit=0.5)
+            npuzzle.distance(KORF24_1, KORF24_GOAL, limit=0.5)
         except npuzzle.LimitReached:
             pass
         finally:
