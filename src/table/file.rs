@@ -184,11 +184,12 @@ fn validate_table(path: &Path, bytes: TableBytes) -> Result<Table<TableBytes>, T
     };
     // The header only: each block of the body is checked when a query first reads it, so a
     // 240 MB table opens in microseconds and a damaged block is still never read as valid.
-    let table = Table::from_header(bytes).map_err(invalid)?;
+    let mut table = Table::from_header(bytes).map_err(invalid)?;
     // A small body is checked whole now (16 MiB take about 2 ms): damage is then found at
     // open, where the caller can still rebuild the file, rather than by a later query.
     if table.header().entries <= EAGER_CHECK_BYTES {
         table.verify_body().map_err(invalid)?;
+        table.body_checked = true;
     }
     Ok(table)
 }

@@ -108,6 +108,10 @@ pub struct Table<D> {
     space: RankSpace,
     goal_class: bool,
     checks: BlockChecks,
+    /// The whole body was checked before this value was handed out (built in memory, or
+    /// checked at open). A plain field, unlike the atomics of `checks`, so a caller's loop of
+    /// reads can test it once.
+    body_checked: bool,
 }
 
 impl<D> std::fmt::Debug for Table<D> {
@@ -154,8 +158,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     /// The [`FormatError`] of the first problem found. Never panics, whatever the bytes.
     pub fn from_bytes(data: D) -> Result<Table<D>, FormatError> {
-        let table = Table::from_header(data)?;
+        let mut table = Table::from_header(data)?;
         table.verify_body()?;
+        table.body_checked = true;
         Ok(table)
     }
 
@@ -188,6 +193,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             space,
             goal_class,
             checks,
+            body_checked: state == GOOD,
         }
     }
 
@@ -268,7 +274,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The entry at folded index `index`, checking its block on first use.
     #[inline]
     fn entry(&self, index: u32) -> Result<u8, TableError> {
-        if !self.checks.all_good.load(Ordering::Relaxed) {
+        if !self.body_checked && !self.checks.all_good.load(Ordering::Relaxed) {
             let block = (index >> self.header.block_shift) as usize;
             if self.checks.blocks[block].load(Ordering::Relaxed) != GOOD {
                 self.check_block(block)?;
@@ -535,6 +541,7 @@ impl<D> Table<D> {
             space: self.space,
             goal_class: self.goal_class,
             checks: self.checks,
+            body_checked: self.body_checked,
         }
     }
 }
