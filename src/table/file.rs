@@ -132,6 +132,18 @@ impl TableFileError {
         matches!(self, TableFileError::Invalid { .. })
     }
 
+    /// Whether a file with this problem, in a directory of the user's own, is rebuilt over (a
+    /// rename): missing, damaged, not a regular file, or not the user's own. An unreadable
+    /// one is left alone.
+    pub fn is_replaceable(&self) -> bool {
+        self.is_missing()
+            || self.is_invalid()
+            || matches!(
+                self,
+                TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
+            )
+    }
+
     /// Whether the file does not exist.
     pub fn is_missing(&self) -> bool {
         matches!(self, TableFileError::Read { error, .. } if error.kind() == io::ErrorKind::NotFound)
@@ -512,15 +524,7 @@ pub fn load_or_build_with(
         Err(error) => error,
     };
     let built = build()?;
-    // In a directory of our own, a file that is damaged, not a regular file, or not ours is
-    // replaced (a rename over it), as a missing one is created.
-    let replaceable = problem.is_missing()
-        || problem.is_invalid()
-        || matches!(
-            problem,
-            TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
-        );
-    if !replaceable {
+    if !problem.is_replaceable() {
         notices.push(Notice::InMemory { reason: problem });
         return Ok((into_owned(built), notices));
     }
@@ -584,13 +588,7 @@ pub fn load_or_build_pattern<E>(
         return Ok((None, notices));
     };
     let built = build()?;
-    let replaceable = problem.is_missing()
-        || problem.is_invalid()
-        || matches!(
-            problem,
-            TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
-        );
-    if !replaceable {
+    if !problem.is_replaceable() {
         notices.push(Notice::InMemory { reason: problem });
         return Ok((Some(built.map_into()), notices));
     }
