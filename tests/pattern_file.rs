@@ -7,7 +7,8 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::{self, Notice};
+use npuzzle::table::file::{self, Notice, TableFileError};
+use npuzzle::table::Mismatch;
 use npuzzle::table::format::{FormatError, FIXED_HEADER_LEN};
 use npuzzle::{Board, BuildOptions, State, Table};
 
@@ -110,7 +111,7 @@ fn another_pattern_mask_is_refused_even_with_a_valid_checksum() {
     let db = PatternDatabase::from_bytes(&other[..]).unwrap();
     assert!(matches!(
         db.expect(&goal(), &TILES),
-        Err(FormatError::OtherPattern { .. })
+        Err(Mismatch::Pattern { .. })
     ));
     // A mask with another number of tiles contradicts the entry count.
     let mut five = bytes().to_vec();
@@ -144,7 +145,7 @@ fn another_board_or_goal_is_refused() {
     let db = PatternDatabase::from_bytes(bytes()).unwrap();
     assert!(matches!(
         db.expect(&State::goal(Board::THREE_BY_THREE), &TILES),
-        Err(FormatError::OtherGoal { .. })
+        Err(Mismatch::Goal { .. })
     ));
 }
 
@@ -200,6 +201,29 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
         "{}",
         notes[0]
     );
+    assert_eq!(std::fs::read(&path).unwrap(), bytes());
+    // A valid database for other tiles under this one's name: a mismatch, not damage.
+    let other_tiles = [5, 6, 7, 8];
+    let other = PatternDatabase::build(&goal(), &other_tiles, &|_| ControlFlow::Continue(()))
+        .unwrap();
+    std::fs::write(&path, other.as_bytes()).unwrap();
+    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    assert!(db.is_none());
+    assert!(
+        matches!(
+            &notes[..],
+            [Notice::Damaged {
+                reason: TableFileError::Mismatch {
+                    error: Mismatch::Pattern { .. },
+                    ..
+                }
+            }]
+        ),
+        "{notes:?}"
+    );
+    let (db, notes) =
+        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+    assert!(db.is_some() && matches!(&notes[..], [Notice::Rebuilt { .. }]));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // A directory in the file's place is not a database (regular files only).
     std::fs::remove_file(&path).unwrap();

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use npuzzle::table::file::{self, Notice, TableFileError};
+use npuzzle::table::Mismatch;
 use npuzzle::table::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
 use npuzzle::{Board, BuildOptions, FormatError, State, Table};
 
@@ -171,7 +172,7 @@ fn a_valid_table_for_another_goal_or_board_is_refused_when_asked_for_this_one() 
     let table = Table::from_bytes(bytes()).unwrap();
     let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
     let error = table.expect_goal(&other_goal).err().unwrap();
-    assert!(matches!(error, FormatError::OtherGoal { .. }));
+    assert!(matches!(error, Mismatch::Goal { .. }));
     let small = Table::build(
         &State::goal(Board::new(3, 2).unwrap()),
         BuildOptions::default(),
@@ -221,6 +222,32 @@ fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     file::open(&path).unwrap();
+}
+
+#[test]
+fn a_valid_table_under_another_goals_name_is_a_mismatch_and_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+    let other = Table::build(&other_goal, BuildOptions::default()).unwrap();
+    let path = dir.path().join(file::file_name(&goal()));
+    write(&path, other.as_bytes());
+    let (table, notices) =
+        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    match &notices[..] {
+        [Notice::Rebuilt {
+            reason: TableFileError::Mismatch { error, .. },
+        }] => assert_eq!(
+            *error,
+            Mismatch::Goal {
+                found: other_goal,
+                expected: goal()
+            }
+        ),
+        other => panic!("expected a rebuild over a mismatch, got {other:?}"),
+    }
+    assert!(notices[0].to_string().contains("not the one asked for"));
+    assert_eq!(table.goal(), &goal());
+    assert_eq!(std::fs::read(&path).unwrap(), bytes());
 }
 
 #[test]

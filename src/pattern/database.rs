@@ -7,6 +7,7 @@ use super::generate::{self, Cancelled, Progress};
 use super::space::PatternSpace;
 use crate::state::State;
 use crate::table::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
+use crate::table::Mismatch;
 
 /// One pattern's database over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
 ///
@@ -129,20 +130,18 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
     /// Checks that this database is for `goal` and `tiles`.
     ///
     /// # Errors
-    /// [`FormatError::OtherGoal`] or [`FormatError::OtherPattern`].
-    pub fn expect(&self, goal: &State, tiles: &[u8]) -> Result<(), FormatError> {
+    /// [`Mismatch::Goal`] or [`Mismatch::Pattern`].
+    pub fn expect(&self, goal: &State, tiles: &[u8]) -> Result<(), Mismatch> {
         if self.header.goal != *goal {
-            return Err(FormatError::OtherGoal {
-                found: self.header.goal.to_string(),
-                found_board: self.header.board(),
-                expected: goal.to_string(),
-                expected_board: goal.board(),
+            return Err(Mismatch::Goal {
+                found: self.header.goal,
+                expected: *goal,
             });
         }
         let mut wanted = tiles.to_vec();
         wanted.sort_unstable();
         if wanted != self.space.tiles() {
-            return Err(FormatError::OtherPattern {
+            return Err(Mismatch::Pattern {
                 found: self.space.tiles().to_vec(),
                 expected: wanted,
             });

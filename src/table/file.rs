@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use super::format::FormatError;
+use super::mismatch::Mismatch;
 use super::Table;
 use crate::generate::BuildOptions;
 use crate::pattern::PatternDatabase;
@@ -92,13 +93,21 @@ pub enum TableFileError {
         /// The path.
         path: PathBuf,
     },
-    /// The file is not a valid table, or not the one asked for.
+    /// The file is not a valid table.
     #[error("table {} is not valid: {error}", path.display())]
     Invalid {
         /// The file.
         path: PathBuf,
         /// What is wrong.
         error: FormatError,
+    },
+    /// The file is a valid table, but for another goal or pattern than its name says.
+    #[error("table {} is not the one asked for: {error}", path.display())]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What it is for instead.
+        error: Mismatch,
     },
     /// The path is not a regular file (a FIFO, a device, a socket): never opened, since
     /// reading one could block forever.
@@ -127,9 +136,12 @@ pub enum TableFileError {
 }
 
 impl TableFileError {
-    /// Whether the file exists but holds something other than a valid table.
+    /// Whether the file exists but holds something other than a valid table for its name.
     pub fn is_invalid(&self) -> bool {
-        matches!(self, TableFileError::Invalid { .. })
+        matches!(
+            self,
+            TableFileError::Invalid { .. } | TableFileError::Mismatch { .. }
+        )
     }
 
     /// Whether a file with this problem, in a directory of the user's own, is rebuilt over (a
@@ -516,7 +528,7 @@ pub fn load_or_build_with(
     let problem = match open_trusted(&path) {
         Ok(table) => match table.expect_goal(goal) {
             Ok(()) => return Ok((table, notices)),
-            Err(error) => TableFileError::Invalid {
+            Err(error) => TableFileError::Mismatch {
                 path: path.clone(),
                 error,
             },
@@ -574,9 +586,9 @@ pub fn load_or_build_pattern<E>(
     let problem = match open_pattern_database(&path) {
         Ok(db) => match db.expect(goal, tiles) {
             Ok(()) => return Ok((Some(db), notices)),
-            Err(source) => TableFileError::Invalid {
+            Err(error) => TableFileError::Mismatch {
                 path: path.clone(),
-                error: source,
+                error,
             },
         },
         Err(error) => error,

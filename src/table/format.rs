@@ -142,14 +142,6 @@ pub enum FormatError {
         /// The stored mask.
         mask: u64,
     },
-    /// A valid pattern database for another pattern than the one asked for.
-    #[error("the pattern database is for tiles {found:?}, not {expected:?}")]
-    OtherPattern {
-        /// The file's tiles.
-        found: Vec<u8>,
-        /// The tiles asked for.
-        expected: Vec<u8>,
-    },
     /// The goal bytes are not a permutation of the board's tiles.
     #[error("corrupt header: the goal is not a permutation of the board's tiles")]
     BadGoal,
@@ -237,20 +229,6 @@ pub enum FormatError {
         header: u64,
         /// The body's count.
         body: u64,
-    },
-    /// A valid table for another board or goal than the one asked for.
-    #[error(
-        "the table is for goal {found} ({found_board}), not the goal {expected} ({expected_board})"
-    )]
-    OtherGoal {
-        /// The table's goal.
-        found: String,
-        /// The table's board.
-        found_board: Board,
-        /// The goal asked for.
-        expected: String,
-        /// The board asked for.
-        expected_board: Board,
     },
 }
 

@@ -2,6 +2,7 @@
 
 pub mod file;
 pub mod format;
+mod mismatch;
 
 use crate::board::Move;
 use crate::generate::{self, BuildOptions};
@@ -10,6 +11,7 @@ use crate::solution::Solution;
 use crate::state::State;
 
 pub use format::{FormatError, Header};
+pub use mismatch::Mismatch;
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
@@ -213,16 +215,14 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Checks that this table measures distances to `goal`.
     ///
     /// # Errors
-    /// [`FormatError::OtherGoal`] naming both goals.
-    pub fn expect_goal(&self, goal: &State) -> Result<(), FormatError> {
+    /// [`Mismatch::Goal`] naming both goals.
+    pub fn expect_goal(&self, goal: &State) -> Result<(), Mismatch> {
         if self.header.goal == *goal {
             Ok(())
         } else {
-            Err(FormatError::OtherGoal {
-                found: self.header.goal.to_string(),
-                found_board: self.header.board(),
-                expected: goal.to_string(),
-                expected_board: goal.board(),
+            Err(Mismatch::Goal {
+                found: self.header.goal,
+                expected: *goal,
             })
         }
     }
