@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use npuzzle::pattern::PatternDatabase;
 use npuzzle::table::file::{self, Notice, TableFileError};
-use npuzzle::table::Mismatch;
 use npuzzle::table::format::{FormatError, FIXED_HEADER_LEN};
+use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 fn goal() -> State {
@@ -204,8 +204,8 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // A valid database for other tiles under this one's name: a mismatch, not damage.
     let other_tiles = [5, 6, 7, 8];
-    let other = PatternDatabase::build(&goal(), &other_tiles, &|_| ControlFlow::Continue(()))
-        .unwrap();
+    let other =
+        PatternDatabase::build(&goal(), &other_tiles, &|_| ControlFlow::Continue(())).unwrap();
     std::fs::write(&path, other.as_bytes()).unwrap();
     let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
     assert!(db.is_none());

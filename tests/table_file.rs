@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use npuzzle::table::file::{self, Notice, TableFileError};
-use npuzzle::table::Mismatch;
 use npuzzle::table::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
+use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, FormatError, State, Table};
 
 fn goal() -> State {

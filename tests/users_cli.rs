@@ -337,3 +337,67 @@ fn on_a_terminal_verify_counts_the_answers_judged() {
     assert!(shown.contains("answers judged"), "{shown:?}");
     assert!(shown.contains("verified 400,000 answers"), "{shown:?}");
 }
+
+/// Korf's instance 3 with Manhattan distance: hundreds of millions of nodes, so a search with
+/// a time limit of a few seconds is still running when the live line appears.
+const LONG_SEARCH: [&str; 9] = [
+    "solve",
+    "14 7 8 2 / 13 11 10 4 / 9 12 5 0 / 3 6 1 15",
+    "--goal",
+    "0 1 2 3 / 4 5 6 7 / 8 9 10 11 / 12 13 14 15",
+    "--algorithm",
+    "idastar",
+    "--heuristic",
+    "manhattan",
+    "--limit",
+];
+
+#[test]
+fn on_a_terminal_a_long_search_shows_nodes_and_its_bound_then_clears_the_line() {
+    let dir = data_dir();
+    let quoted: Vec<String> = LONG_SEARCH
+        .iter()
+        .chain(&["2500ms"])
+        .map(|a| format!("'{a}'"))
+        .collect();
+    let command = format!(
+        "'{}' --data-dir '{}' {}",
+        env!("CARGO_BIN_EXE_npuzzle"),
+        dir.path().display(),
+        quoted.join(" ")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "gives up at the limit: {shown}");
+    let live: Vec<&str> = shown
+        .split('\r')
+        .filter(|part| part.contains("searching: "))
+        .collect();
+    assert!(!live.is_empty(), "no live line: {shown:?}");
+    for line in &live {
+        assert!(
+            line.contains(" nodes expanded, bound ") && line.trim_end().ends_with(" s"),
+            "{line:?}"
+        );
+    }
+    // The line is cleared before the message, which starts on a clean line.
+    assert!(
+        shown.contains("\r\x1b[2Knpuzzle: idastar gave up"),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn off_a_terminal_a_long_search_shows_nothing_live() {
+    let dir = data_dir();
+    let mut args = LONG_SEARCH.to_vec();
+    args.push("1500ms");
+    let out = npuzzle(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(!err.contains("searching"), "{err:?}");
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+}

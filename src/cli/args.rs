@@ -253,7 +253,8 @@ pub struct SearchArgs {
     /// Give up after this many expanded nodes (e.g. 500000, 2M) or this much time (e.g. 10s,
     /// 250ms, 2min); repeat for both. It bounds searches only: a table answer is one read and
     /// never needs it [default: no limit, except 10M nodes for astar, bfs and greedy, whose
-    /// memory grows with the nodes]
+    /// memory grows with the nodes]. A search past a second on a terminal shows nodes and its
+    /// bound on stderr
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
 }

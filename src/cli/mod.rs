@@ -24,6 +24,7 @@ mod play;
 mod query;
 mod sample;
 mod search;
+mod search_progress;
 mod serve;
 mod stats;
 mod stats_plot;

@@ -13,6 +13,7 @@ use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
 use super::output::{SearchStatsJson, SolveJson, UnsolvableJson};
 use super::query::print_solution;
+use super::search_progress;
 use super::{CommandResult, Context, Failure};
 
 /// The per-line limit of `batch` and `verify` on boards without a table, when none is given.
@@ -46,7 +47,7 @@ pub fn algorithm(arg: AlgorithmArg) -> Option<Algorithm> {
 pub fn how(args: &SearchArgs, board: Board, context: &Context) -> Result<How, Failure> {
     let table_exists = context.oracle().uses_table(board);
     let heuristic = args.heuristic.map(HeuristicKind::from);
-    let limits = limits(&args.limit, Limits::default());
+    let limits = search_progress::watched(limits(&args.limit, Limits::default()));
     match args.algorithm.map(algorithm) {
         Some(None) if args.no_table => Err(Failure::usage(
             "--algorithm table and --no-table contradict each other",
@@ -116,8 +117,9 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
     let how = how(&args.search, start.board(), context)?;
     note_unbounded(&args.search, start.board());
-    let answer = context.oracle().distance(&start, &goal, how)?;
-    let (distance, _) = value(answer, &start, &goal)?;
+    let answer = context.oracle().distance(&start, &goal, how);
+    search_progress::clear();
+    let (distance, _) = value(answer?, &start, &goal)?;
     writeln!(std::io::stdout().lock(), "{distance}")?;
     Ok(())
 }
@@ -129,7 +131,9 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     note_unbounded(&args.search, start.board());
     let oracle = context.oracle();
     let began = Instant::now();
-    let answer = oracle.solve(&start, &goal, how)?;
+    let answer = oracle.solve(&start, &goal, how);
+    search_progress::clear();
+    let answer = answer?;
     let took = began.elapsed();
     if args.format == SolveFormat::Json && answer.value == Err(NoAnswer::Unsolvable) {
         // JSON readers get JSON for the negative answer too (and exit code 1).

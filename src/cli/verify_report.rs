@@ -320,7 +320,7 @@ fn describe(outcome: &Outcome) -> String {
 }
 
 /// A count with thousands separators: `1,234,567`.
-fn group(value: f64) -> String {
+pub(super) fn group(value: f64) -> String {
     let digits = format!("{:.0}", value.max(0.0));
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

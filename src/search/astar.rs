@@ -85,6 +85,7 @@ pub fn astar<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult
             });
             return budget.finish(Outcome::Solved(solution), expanded, generated);
         }
+        budget.note_bound((top >> 48) as u32);
         if let Some(limit) = budget.exhausted(expanded) {
             return budget.finish(Outcome::GaveUp(limit), expanded, generated);
         }

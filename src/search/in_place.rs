@@ -84,6 +84,7 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
     let (root, root_h) = h.start(start.cells());
     let mut bound = root_h;
     loop {
+        engine.budget.note_bound(bound);
         match engine.dfs(0, &root, root_h, bound, NO_MOVE) {
             FOUND => {
                 let solution = Solution::from_moves(*start, engine.path.clone())

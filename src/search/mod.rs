@@ -37,7 +37,8 @@ use crate::pattern::Partition;
 use crate::solution::Solution;
 use crate::state::State;
 
-/// When a search gives up. `Limits::default()` never gives up.
+/// When a search gives up, and whom it tells how it is going. `Limits::default()` never gives
+/// up and tells no one.
 ///
 /// ```
 /// use std::time::Duration;
@@ -45,13 +46,51 @@ use crate::state::State;
 /// let limits = Limits::default().nodes(2_000_000).time(Duration::from_secs(10));
 /// assert_eq!(limits.max_expanded, Some(2_000_000));
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 #[non_exhaustive]
 pub struct Limits {
     /// Give up after expanding this many nodes.
     pub max_expanded: Option<u64>,
     /// Give up after this much time (checked every few thousand expansions).
     pub max_time: Option<Duration>,
+    /// Called with the search's [`Progress`] every few thousand expansions (see
+    /// [`Limits::observe`]).
+    pub observer: Option<Observer>,
+}
+
+/// Equal limits give up at the same point and tell the same function (compared by address,
+/// which is all a function pointer offers: the same function may compare unequal to itself
+/// across codegen units, never equal to another).
+impl PartialEq for Limits {
+    fn eq(&self, other: &Limits) -> bool {
+        self.max_expanded == other.max_expanded
+            && self.max_time == other.max_time
+            && match (self.observer, other.observer) {
+                (None, None) => true,
+                (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+
+impl Eq for Limits {}
+
+/// A function that watches a running search: it gets a [`Progress`] every few thousand
+/// expansions, on the searching thread, so it must be quick (a terminal display throttles
+/// itself; see [`Limits::observe`]). A plain function, so that [`Limits`] stays `Copy`.
+pub type Observer = fn(&Progress);
+
+/// How far a running search has come, as given to an [`Observer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// Nodes expanded so far.
+    pub expanded: u64,
+    /// The bound on `g + h` being searched: IDA*'s iteration bound, A*'s smallest `f` in the
+    /// open list, iterative deepening's depth; `None` for searches without one.
+    pub bound: Option<u32>,
+    /// Wall-clock time since the search began.
+    pub elapsed: Duration,
 }
 
 impl Limits {
@@ -59,6 +98,7 @@ impl Limits {
     pub const NONE: Limits = Limits {
         max_expanded: None,
         max_time: None,
+        observer: None,
     };
 
     /// These limits with at most `max_expanded` expanded nodes.
@@ -70,6 +110,31 @@ impl Limits {
     /// These limits with at most `max_time` of wall-clock time.
     pub const fn time(mut self, max_time: Duration) -> Limits {
         self.max_time = Some(max_time);
+        self
+    }
+
+    /// These limits with `observer` told how the search is going, for example to show nodes
+    /// and the bound of a long search on a terminal.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// use npuzzle::search::{self, Algorithm, Limits, Progress};
+    /// use npuzzle::{HeuristicKind, State};
+    ///
+    /// static SEEN: AtomicU64 = AtomicU64::new(0);
+    /// fn watch(progress: &Progress) {
+    ///     SEEN.fetch_max(progress.expanded, Ordering::Relaxed);
+    /// }
+    /// let start: State = "15 14 8 12 / 10 11 9 13 / 2 6 5 1 / 3 7 4 0".parse()?;
+    /// let limits = Limits::default().nodes(50_000).observe(watch);
+    /// let result = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start,
+    ///                          &State::goal(start.board()), limits);
+    /// assert!(result.gave_up().is_some());
+    /// assert!(SEEN.load(Ordering::Relaxed) > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn observe(mut self, observer: Observer) -> Limits {
+        self.observer = Some(observer);
         self
     }
 }
@@ -308,11 +373,14 @@ pub(crate) fn pack(state: &State) -> u128 {
         .fold(0u128, |key, &tile| (key << 5) | tile as u128)
 }
 
-/// Counts expansions against [`Limits`]; reads the clock only every few thousand expansions.
+/// Counts expansions against [`Limits`]; reads the clock only every few thousand expansions,
+/// and tells the observer, if any, at the same moments.
 pub(crate) struct Budget {
     began: Instant,
     limits: Limits,
     next_clock_check: u64,
+    /// The bound the search last reported ([`Budget::note_bound`]), for the observer.
+    bound: Option<u32>,
 }
 
 /// Expansions between two readings of the clock.
@@ -324,7 +392,14 @@ impl Budget {
             began: Instant::now(),
             limits,
             next_clock_check: CLOCK_INTERVAL,
+            bound: None,
         }
+    }
+
+    /// Records the bound on `g + h` now searched (one store; read only by the observer).
+    #[inline]
+    pub(crate) fn note_bound(&mut self, bound: u32) {
+        self.bound = Some(bound);
     }
 
     /// The limit reached after `expanded` expansions, if any.
@@ -335,15 +410,29 @@ impl Budget {
         }
         if expanded >= self.next_clock_check {
             self.next_clock_check = expanded + CLOCK_INTERVAL;
-            if self
-                .limits
-                .max_time
-                .is_some_and(|max| self.began.elapsed() >= max)
-            {
-                return Some(Limit::Time);
-            }
+            return self.check_clock(expanded);
         }
         None
+    }
+
+    /// The time limit, and the observer: out of the hot path.
+    #[cold]
+    fn check_clock(&self, expanded: u64) -> Option<Limit> {
+        if self.limits.max_time.is_none() && self.limits.observer.is_none() {
+            return None;
+        }
+        let elapsed = self.began.elapsed();
+        if let Some(observe) = self.limits.observer {
+            observe(&Progress {
+                expanded,
+                bound: self.bound,
+                elapsed,
+            });
+        }
+        self.limits
+            .max_time
+            .is_some_and(|max| elapsed >= max)
+            .then_some(Limit::Time)
     }
 
     pub(crate) fn finish(&self, outcome: Outcome, expanded: u64, generated: u64) -> SearchResult {

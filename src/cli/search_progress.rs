@@ -1,0 +1,62 @@
+//! A live line on stderr while a long search runs on a terminal: nodes expanded, the bound
+//! on `g + h` being searched, and the time, so that a 15-puzzle search that takes minutes
+//! shows it is alive. Nothing is shown in the first second, nor when stderr is not a terminal
+//! (logs and pipes stay clean).
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use npuzzle::search::{Limits, Progress};
+
+use super::verify_report::group;
+
+/// Searches shorter than this show nothing.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// The line is redrawn at most this often.
+const REDRAW_EVERY_MS: u64 = 250;
+
+/// The last redraw, in units of [`REDRAW_EVERY_MS`] since the search began. The observer is a
+/// plain function (so that `Limits` stays `Copy`), hence the statics: one search at a time is
+/// watched per process.
+static LAST_REDRAW: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a line is on the terminal, to be cleared when the search ends.
+static SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// `limits`, watched by the live line when stderr is a terminal.
+pub fn watched(limits: Limits) -> Limits {
+    if std::io::stderr().is_terminal() {
+        limits.observe(show)
+    } else {
+        limits
+    }
+}
+
+/// Clears the live line, if one was drawn, so the answer is printed on a clean line.
+pub fn clear() {
+    if SHOWN.swap(false, Ordering::Relaxed) {
+        eprint!("\r\x1b[2K");
+    }
+}
+
+fn show(progress: &Progress) {
+    if progress.elapsed < SHOW_AFTER {
+        return;
+    }
+    let tick = progress.elapsed.as_millis() as u64 / REDRAW_EVERY_MS;
+    if LAST_REDRAW.swap(tick, Ordering::Relaxed) == tick {
+        return;
+    }
+    SHOWN.store(true, Ordering::Relaxed);
+    let bound = progress
+        .bound
+        .map(|bound| format!(", bound {bound}"))
+        .unwrap_or_default();
+    eprint!(
+        "\r\x1b[2Ksearching: {} nodes expanded{bound}, {:.1} s",
+        group(progress.expanded as f64),
+        progress.elapsed.as_secs_f64()
+    );
+}
