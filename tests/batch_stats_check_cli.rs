@@ -252,6 +252,29 @@ fn check_passes_a_good_table_and_prints_what_it_holds() {
 }
 
 #[test]
+fn a_damaged_table_of_the_data_directory_gets_the_command_that_rebuilds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = npuzzle(&["check"], dir.path());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("npuzzle: damaged: "), "{stderr}");
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("rebuild it with `npuzzle build`"),
+        "{stderr}"
+    );
+    // A file named on the command line is the caller's: no data-directory command is offered.
+    let out = npuzzle(&["check", path.to_str().unwrap()], dir.path());
+    assert!(!text(&out.stderr).contains("npuzzle build"));
+}
+
+#[test]
 fn check_finds_damage_with_exit_code_1() {
     let dir = tempfile::tempdir().unwrap();
     let path = built_table(dir.path());

@@ -9,6 +9,8 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use npuzzle::{Board, State};
+
 fn npuzzle(data_dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
@@ -400,4 +402,33 @@ fn off_a_terminal_a_long_search_shows_nothing_live() {
     let err = stderr(&out);
     assert!(!err.contains("searching"), "{err:?}");
     assert_eq!(err.lines().count(), 1, "{err:?}");
+}
+
+#[test]
+fn missing_pattern_databases_are_explained_by_the_library_and_the_cli_names_the_command() {
+    // The library's message names no command; the command line adds the one that builds them.
+    let goal = State::goal(Board::new(5, 5).unwrap());
+    let error = npuzzle::AnswerError::NoDatabases { goal };
+    let text = error.to_string();
+    assert!(!text.contains("npuzzle ") && !text.contains("--"), "{text}");
+    let dir = data_dir();
+    let out = npuzzle(
+        dir.path(),
+        &[
+            "solve",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24",
+            "--heuristic",
+            "pdb",
+            "--limit",
+            "1s",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&text), "{err}");
+    assert!(
+        err.contains("build them with `npuzzle build --pdb 5x5:6-6-6-6`"),
+        "{err}"
+    );
 }

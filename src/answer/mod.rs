@@ -337,7 +337,7 @@ pub enum AnswerError {
     #[error(transparent)]
     Sample(#[from] SampleError),
     /// Pattern databases were asked for where there are none.
-    #[error("no pattern databases for goal {goal}: npuzzle builds them for 4x4 and 5x5 goals with the blank in a corner (4x4 6-6-3 on first use; `npuzzle build --pdb 4x4:7-8` or `--pdb 5x5:6-6-6-6` for the others)")]
+    #[error("no pattern databases for goal {goal}: they exist for 4x4 and 5x5 goals with the blank in a corner; 4x4 6-6-3 is built on first use, 4x4 7-8 and 5x5 6-6-6-6 only when built ahead into the source's directory")]
     NoDatabases {
         /// The goal.
         goal: State,

@@ -39,7 +39,17 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         }
     };
     let table = file::open(&path).map_err(|error| match error {
-        TableFileError::Invalid { .. } => Failure::negative(format!("damaged: {error}")),
+        // A table of the data directory is rebuilt there; a file named with --file is the
+        // caller's to replace.
+        TableFileError::Invalid { .. } | TableFileError::Mismatch { .. } if args.file.is_none() => {
+            Failure::negative(format!(
+                "damaged: {error}; rebuild it with `npuzzle build{}`",
+                build_options(args)
+            ))
+        }
+        TableFileError::Invalid { .. } | TableFileError::Mismatch { .. } => {
+            Failure::negative(format!("damaged: {error}"))
+        }
         _ if error.is_missing() && args.file.is_none() => Failure::usage(format!(
             "{error}; build it with `npuzzle build{}`",
             build_options(args)

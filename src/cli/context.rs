@@ -131,6 +131,11 @@ impl From<AnswerError> for Failure {
             AnswerError::Table(TableError::Damaged { .. } | TableError::Inconsistent { .. }) => {
                 "; run `npuzzle check --deep` and rebuild it with `npuzzle build`"
             }
+            AnswerError::NoDatabases { goal } => match goal.board().cells() {
+                16 => "; build them with `npuzzle build --pdb 4x4:7-8`",
+                25 => "; build them with `npuzzle build --pdb 5x5:6-6-6-6`",
+                _ => "",
+            },
             _ => "",
         };
         Failure::usage(format!("{error}{hint}"))

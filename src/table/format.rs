@@ -88,7 +88,7 @@ pub enum FormatError {
     #[error("not an npuzzle table (the file does not start with `NPUZZLE`)")]
     NotATable,
     /// Another format version.
-    #[error("table format version {found} is not supported (this build reads {FORMAT_VERSION}); rebuild it with `npuzzle build`")]
+    #[error("table format version {found} is not supported (this build reads {FORMAT_VERSION}); it must be rebuilt")]
     UnsupportedVersion {
         /// The version in the file.
         found: u32,
