@@ -125,10 +125,11 @@ impl Limits {
     /// fn watch(progress: &Progress) {
     ///     SEEN.fetch_max(progress.expanded, Ordering::Relaxed);
     /// }
-    /// let start: State = "15 14 8 12 / 10 11 9 13 / 2 6 5 1 / 3 7 4 0".parse()?;
+    /// // Korf's instance 3: hundreds of millions of nodes with Manhattan distance.
+    /// let start: State = "14 7 8 2 / 13 11 10 4 / 9 12 5 0 / 3 6 1 15".parse()?;
+    /// let goal: State = "0 1 2 3 / 4 5 6 7 / 8 9 10 11 / 12 13 14 15".parse()?;
     /// let limits = Limits::default().nodes(50_000).observe(watch);
-    /// let result = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start,
-    ///                          &State::goal(start.board()), limits);
+    /// let result = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start, &goal, limits);
     /// assert!(result.gave_up().is_some());
     /// assert!(SEEN.load(Ordering::Relaxed) > 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
