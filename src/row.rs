@@ -42,24 +42,40 @@ impl State {
     /// range, a repeated tile, too few or too many tiles. Never panics.
     #[inline]
     pub fn from_row(board: Board, tiles: &[u8]) -> Result<State, InvalidRow> {
-        let n = board.cells();
-        if tiles.len() == n {
-            let mut cells = [0u8; MAX_CELLS];
-            let mut seen: u32 = 0;
-            let mut in_range = true;
-            for (slot, &tile) in cells.iter_mut().zip(tiles) {
-                in_range &= (tile as usize) < n;
-                // A board has at most 25 cells, so a tile in range is below 32; the mask keeps
-                // the shift defined for the others, which `in_range` refuses anyway.
-                seen |= 1 << (tile & 31);
-                *slot = tile;
-            }
-            if in_range && seen == (1u32 << n) - 1 {
-                return Ok(State::from_valid_cells(board, cells));
-            }
+        let mut cells = [0u8; MAX_CELLS];
+        match permutation_into(tiles, board.cells(), &mut cells) {
+            Some(_) => Ok(State::from_valid_cells(board, cells)),
+            None => parse_row(board, tiles),
         }
-        parse_row(board, tiles)
     }
+}
+
+/// The bit-mask check: copies `tiles` into `cells` and returns the blank's cell if they are a
+/// permutation of `0..n` (`n` at most [`MAX_CELLS`]); `None` for any other row, whose error is
+/// then [`State::from_row`]'s to find.
+#[inline]
+pub(crate) fn permutation_into(
+    tiles: &[u8],
+    n: usize,
+    cells: &mut [u8; MAX_CELLS],
+) -> Option<usize> {
+    if tiles.len() != n || n > MAX_CELLS {
+        return None;
+    }
+    let mut seen: u32 = 0;
+    let mut in_range = true;
+    let mut blank = 0;
+    for (cell, (slot, &tile)) in cells.iter_mut().zip(tiles).enumerate() {
+        in_range &= (tile as usize) < n;
+        // A board has at most 25 cells, so a tile in range is below 32; the mask keeps the
+        // shift defined for the others, which `in_range` refuses anyway.
+        seen |= 1 << (tile & 31);
+        if tile == 0 {
+            blank = cell;
+        }
+        *slot = tile;
+    }
+    (in_range && seen == (1u32 << n) - 1).then_some(blank)
 }
 
 /// The slow way, for rows the mask refused: the row written out and parsed, so that the error

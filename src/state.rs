@@ -610,14 +610,16 @@ impl Relabelling {
     #[inline]
     pub(crate) fn apply(&self, state: &State) -> State {
         debug_assert_eq!(state.board, self.board);
-        let mut cells = [0u8; MAX_CELLS];
-        for (slot, &tile) in cells.iter_mut().zip(state.cells()) {
-            *slot = self.rename[tile as usize];
-        }
-        State {
-            board: state.board,
-            blank: state.blank,
-            cells,
+        let mut next = *state;
+        self.rename_cells(&mut next.cells[..state.board.cells()]);
+        next
+    }
+
+    /// Renames the tiles of `cells` in place: the cells of a state of the goal's board.
+    #[inline]
+    pub(crate) fn rename_cells(&self, cells: &mut [u8]) {
+        for tile in cells {
+            *tile = self.rename[*tile as usize];
         }
     }
 }

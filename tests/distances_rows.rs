@@ -42,7 +42,10 @@ fn every_3x3_state_of_both_classes_gets_the_one_question_answer_for_three_goals(
     let oracle = Oracle::in_memory();
     let (states, rows) = every_state(Board::THREE_BY_THREE);
     assert_eq!(states.len(), 2 * npuzzle::rank::STATES_3X3 as usize);
-    assert!(states.len() >= DEEP_CHECK_ROWS, "the deep-checked read is the one tested");
+    assert!(
+        states.len() >= DEEP_CHECK_ROWS,
+        "the deep-checked read is the one tested"
+    );
     // The default goal, a relabelled goal on the same table, a goal of another blank cell.
     for goal in ["123456780", "876543210", "1 2 3 / 4 0 5 / 6 7 8"].map(parse) {
         let mut out = vec![0u8; states.len()];
@@ -84,7 +87,10 @@ fn every_state_of_the_small_boards_for_a_goal_with_the_blank_first() {
     let oracle = Oracle::in_memory();
     // Up to 8 cells (3x3 is above; 2x5 and 5x2 would add 7 million rows to a debug test):
     // fewer rows than DEEP_CHECK_ROWS, so every entry read is checked against its neighbours.
-    for (w, h) in oracles::SMALL_BOARDS.into_iter().filter(|(w, h)| w * h <= 8) {
+    for (w, h) in oracles::SMALL_BOARDS
+        .into_iter()
+        .filter(|(w, h)| w * h <= 8)
+    {
         let board = Board::new(w, h).unwrap();
         let (states, rows) = every_state(board);
         let goal = State::canonical_goal(board, 0);
@@ -162,7 +168,14 @@ fn shapes_boards_and_goals_that_do_not_fit_are_errors() {
     let mut out = [0u8; 2];
     let error = oracle.distances(&[0; 17], &goal, &mut out).unwrap_err();
     assert!(
-        matches!(error, AnswerError::Rows(RowsError::Shape { bytes: 17, rows: 2, .. })),
+        matches!(
+            error,
+            AnswerError::Rows(RowsError::Shape {
+                bytes: 17,
+                rows: 2,
+                ..
+            })
+        ),
         "{error}"
     );
     assert_eq!(
@@ -180,10 +193,16 @@ fn shapes_boards_and_goals_that_do_not_fit_are_errors() {
     let table = Table::build(&goal, BuildOptions::default()).unwrap();
     let other = parse("1 2 3 / 4 0 5 / 6 7 8");
     let error = table
-        .distances_to_checked(&goal.cells().to_vec(), &other, &mut [0])
+        .distances_to_checked(goal.cells(), &other, &mut [0])
         .unwrap_err();
     assert!(
-        matches!(error, RowsError::Table { row: 0, error: npuzzle::TableError::GoalNotServed { .. } }),
+        matches!(
+            error,
+            RowsError::Table {
+                row: 0,
+                error: npuzzle::TableError::GoalNotServed { .. }
+            }
+        ),
         "{error}"
     );
 }
@@ -208,9 +227,17 @@ fn an_edited_entry_is_refused_at_the_first_row_that_reads_it() {
         .flat_map(|s| s.cells().to_vec())
         .collect();
     let mut out = [0u8; 5];
-    let error = table.distances_to_checked(&rows, &goal, &mut out).unwrap_err();
+    let error = table
+        .distances_to_checked(&rows, &goal, &mut out)
+        .unwrap_err();
     assert!(
-        matches!(error, RowsError::Table { row: 2, error: npuzzle::TableError::Inconsistent { .. } }),
+        matches!(
+            error,
+            RowsError::Table {
+                row: 2,
+                error: npuzzle::TableError::Inconsistent { .. }
+            }
+        ),
         "{error}"
     );
 }
@@ -223,7 +250,11 @@ fn from_row_accepts_exactly_the_permutations() {
         let n = board.cells();
         for _ in 0..2_000 {
             // Mostly near-permutations: tiles drawn from a little more than the board's range.
-            let len = if rng.below(10) == 0 { rng.below(n as u64 + 2) as usize } else { n };
+            let len = if rng.below(10) == 0 {
+                rng.below(n as u64 + 2) as usize
+            } else {
+                n
+            };
             let tiles: Vec<u8> = (0..len).map(|_| rng.below(n as u64 + 2) as u8).collect();
             let mut sorted = tiles.clone();
             sorted.sort_unstable();

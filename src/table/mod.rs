@@ -299,8 +299,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             return None;
         }
         let (full, tile_parity) = self.space.full_index_and_parity(state);
-        let width = state.board().width();
-        let row_term = width.is_multiple_of(2) && !(state.blank() / width).is_multiple_of(2);
+        self.in_goal_class(full, tile_parity, state.blank())
+    }
+
+    /// `full`, the full index of a state of this board whose tiles have inversion parity
+    /// `tile_parity` and whose blank is in cell `blank`, if that state can reach the goal.
+    #[inline]
+    fn in_goal_class(&self, full: u32, tile_parity: bool, blank: usize) -> Option<u32> {
+        let width = self.space.board().width();
+        let row_term = width.is_multiple_of(2) && !(blank / width).is_multiple_of(2);
         (tile_parity ^ row_term == self.goal_class).then_some(full)
     }
 

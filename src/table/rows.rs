@@ -3,15 +3,18 @@
 //!
 //! Asked one at a time, each question pays for what is the same for all of them: finding the
 //! table, the goal's relabelling, text to parse. Here those are settled once per call, and a
-//! row costs a bit-mask check ([`State::from_row`]), a relabelling, a rank and the checked read
-//! of [`Table::distance_checked`] (one entry once the table was checked deeply). Rows are
-//! answered in parallel, in chunks, straight into the caller's slice.
+//! row costs the bit-mask check of [`State::from_row`], a relabelling, a rank and the read
+//! [`Table::distance_checked`] would make (one entry once the table was checked deeply, else
+//! the entry and its neighbours'). Rows are answered in parallel, in chunks, straight into the
+//! caller's slice.
+
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
 use super::{Table, TableError};
-use crate::board::Board;
-use crate::row::InvalidRow;
+use crate::board::{Board, MAX_CELLS};
+use crate::row::{permutation_into, InvalidRow};
 use crate::state::{Relabelling, State};
 
 /// The distance written for a row that cannot reach the goal: no table holds a distance near
@@ -115,7 +118,8 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
             .enumerate()
             .find_map_first(|(chunk, (out, rows))| {
                 let first = chunk * CHUNK_ROWS;
-                self.fill(board, relabelling.as_ref(), first, rows, out).err()
+                self.fill(board, relabelling.as_ref(), first, rows, out)
+                    .err()
             });
         match failure {
             Some(error) => Err(error),
@@ -125,6 +129,9 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
 
     /// One chunk of [`Table::distances_to_checked`], in order; stops at its first bad row
     /// (numbered from `first`).
+    ///
+    /// A row is ranked from its bytes, without making a `State` of it: states are moved
+    /// around whole, and a million of those moves cost more than the rank.
     fn fill(
         &self,
         board: Board,
@@ -133,23 +140,43 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
         rows: &[u8],
         out: &mut [u8],
     ) -> Result<(), RowsError> {
-        for (i, (slot, tiles)) in out
-            .iter_mut()
-            .zip(rows.chunks_exact(board.cells()))
-            .enumerate()
-        {
+        let n = board.cells();
+        // A table whose every entry agrees with its neighbours' needs no neighbours read.
+        let consistent = self.checks.all_consistent.load(Ordering::Relaxed);
+        let mut cells = [0u8; MAX_CELLS];
+        for (i, (slot, tiles)) in out.iter_mut().zip(rows.chunks_exact(n)).enumerate() {
             let row = first + i;
-            let start =
-                State::from_row(board, tiles).map_err(|error| RowsError::Invalid { row, error })?;
-            let start = match relabelling {
-                Some(relabelling) => relabelling.apply(&start),
-                None => start,
+            let answer = match permutation_into(tiles, n, &mut cells) {
+                Some(blank) => {
+                    if let Some(relabelling) = relabelling {
+                        relabelling.rename_cells(&mut cells[..n]);
+                    }
+                    let (full, parity) = self.space.full_index_of_cells(&cells[..n], blank);
+                    match self.in_goal_class(full, parity, blank) {
+                        None => Ok(UNSOLVABLE),
+                        Some(full) if consistent => self.entry(full >> 1),
+                        Some(_) => self.checked(&State::from_valid_cells(board, cells)),
+                    }
+                }
+                // Not a permutation: the parser words why (or, should it accept the row after
+                // all, answers it as any state).
+                None => {
+                    let start = State::from_row(board, tiles)
+                        .map_err(|error| RowsError::Invalid { row, error })?;
+                    self.checked(&match relabelling {
+                        Some(relabelling) => relabelling.apply(&start),
+                        None => start,
+                    })
+                }
             };
-            *slot = self
-                .distance_checked(&start)
-                .map_err(|error| RowsError::Table { row, error })?
-                .unwrap_or(UNSOLVABLE);
+            *slot = answer.map_err(|error| RowsError::Table { row, error })?;
         }
         Ok(())
+    }
+
+    /// The distance of `state`, in the table's labels, from an entry its neighbours agree
+    /// with; [`UNSOLVABLE`] when it cannot reach the goal.
+    fn checked(&self, state: &State) -> Result<u8, TableError> {
+        Ok(self.distance_checked(state)?.unwrap_or(UNSOLVABLE))
     }
 }
