@@ -12,8 +12,8 @@ use pyo3::exceptions::{PyException, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 
 use npuzzle::answer::{AnswerError, SourceEvent};
-use npuzzle::table::rows::RowsError;
 use npuzzle::table::file::Notice;
+use npuzzle::table::rows::RowsError;
 use npuzzle::{Answer, NoAnswer, State};
 
 create_exception!(
