@@ -1,5 +1,6 @@
-//! Query speed: `distance` on random states, `solve` of random and 31-move states, against
-//! the baseline of ranking alone, measured in the same run.
+//! Query speed: `distance` on random states, the bulk path over a million rows of bytes,
+//! `solve` of random and 31-move states, against the baseline of ranking alone, measured in
+//! the same run.
 //!
 //! Run: `cargo bench --bench query`
 
@@ -47,6 +48,40 @@ fn query(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The bulk path behind Python's `distances`: a million random states (both classes) as
+    // rows of bytes, through the bit-mask check, the rank and the read of a deep-checked
+    // table, on one thread (per row, comparable with the rank alone above) and on the pool.
+    let count = 1_000_000;
+    let rows: Vec<u8> = (0..count)
+        .flat_map(|_| {
+            let full = (rng.next_u64() % space.full_len() as u64) as u32;
+            space.state_at(full).cells().to_vec()
+        })
+        .collect();
+    table.verify_deep().expect("a sound table");
+    let mut out = vec![0u8; count];
+    table.distances_to_checked(&rows, &goal, &mut out).unwrap();
+    for (tiles, &d) in rows.chunks_exact(9).zip(&out).step_by(997) {
+        let state = State::from_row(board, tiles).unwrap();
+        assert_eq!(table.distance(&state).unwrap().unwrap_or(u8::MAX), d);
+    }
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool of one thread");
+    let mut bulk = c.benchmark_group("rows_3x3");
+    bulk.throughput(Throughput::Elements(count as u64));
+    bulk.sample_size(20);
+    bulk.bench_function("distances_to_checked_1m_rows_1_thread", |b| {
+        b.iter(|| {
+            one_thread.install(|| table.distances_to_checked(black_box(&rows), &goal, &mut out))
+        })
+    });
+    bulk.bench_function("distances_to_checked_1m_rows_all_threads", |b| {
+        b.iter(|| table.distances_to_checked(black_box(&rows), &goal, &mut out))
+    });
+    bulk.finish();
 
     let mut solve = c.benchmark_group("solve_3x3");
     solve.bench_function("solve_31_moves_867254301", |b| {

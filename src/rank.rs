@@ -215,14 +215,22 @@ impl RankSpace {
     #[inline]
     pub(crate) fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
         debug_assert_eq!(state.board(), self.board);
-        let blank = state.blank();
+        self.full_index_of_cells(state.cells(), state.blank())
+    }
+
+    /// [`full_index_and_parity`](Self::full_index_and_parity) of the state whose cells are
+    /// `cells` (a permutation of `0..n`, the blank in cell `blank`): the bulk path ranks rows
+    /// of bytes without making a `State` of each.
+    #[inline]
+    pub(crate) fn full_index_of_cells(&self, cells: &[u8], blank: usize) -> (u32, bool) {
+        debug_assert_eq!(cells.len(), self.board.cells());
         let mut seen: u32 = 0;
         let mut rank: u32 = 0;
         let mut inversions: u32 = 0;
         // Branch-free over all cells: the blank's cell is random, so skipping it with a branch
         // would be mispredicted half the time. Its contribution is masked to zero instead, and
         // cells after it take the weight of one position earlier.
-        for (cell, &tile) in state.cells().iter().enumerate() {
+        for (cell, &tile) in cells.iter().enumerate() {
             let is_tile = (tile != 0) as u32;
             let value = (tile as u32).wrapping_sub(1) & 31;
             let below = (1u32 << value).wrapping_sub(1);

@@ -555,20 +555,7 @@ impl State {
             self.board, goal.board,
             "relabelling needs states of one board"
         );
-        let canonical = State::canonical_goal(goal.board, goal.blank());
-        let mut rename = [0u8; MAX_CELLS];
-        for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
-            rename[from as usize] = to;
-        }
-        let mut cells = [0u8; MAX_CELLS];
-        for (slot, &tile) in cells.iter_mut().zip(self.cells()) {
-            *slot = rename[tile as usize];
-        }
-        State {
-            board: self.board,
-            blank: self.blank,
-            cells,
-        }
+        Relabelling::onto_canonical(goal).apply(self)
     }
 
     /// The state drawn as rows of right-aligned tiles, `_` for the blank, one row per line.
@@ -593,6 +580,47 @@ impl State {
             out.push_str(&line.join(" "));
         }
         out
+    }
+}
+
+/// The renaming of [`State::relabel_for`] for one goal, worked out once and applied to many
+/// states (the bulk path relabels every row to the same goal).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Relabelling {
+    board: Board,
+    /// `rename[tile]` is the tile's name in the canonical goal; the blank stays the blank.
+    rename: [u8; MAX_CELLS],
+}
+
+impl Relabelling {
+    /// The renaming that takes `goal` to the canonical goal with the same blank cell.
+    pub(crate) fn onto_canonical(goal: &State) -> Relabelling {
+        let canonical = State::canonical_goal(goal.board, goal.blank());
+        let mut rename = [0u8; MAX_CELLS];
+        for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
+            rename[from as usize] = to;
+        }
+        Relabelling {
+            board: goal.board,
+            rename,
+        }
+    }
+
+    /// `state` with its tiles renamed; `state` must be on the goal's board.
+    #[inline]
+    pub(crate) fn apply(&self, state: &State) -> State {
+        debug_assert_eq!(state.board, self.board);
+        let mut next = *state;
+        self.rename_cells(&mut next.cells[..state.board.cells()]);
+        next
+    }
+
+    /// Renames the tiles of `cells` in place: the cells of a state of the goal's board.
+    #[inline]
+    pub(crate) fn rename_cells(&self, cells: &mut [u8]) {
+        for tile in cells {
+            *tile = self.rename[*tile as usize];
+        }
     }
 }
 

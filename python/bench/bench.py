@@ -61,6 +61,8 @@ def main():
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"npuzzle {npuzzle.__version__}, numpy {np.__version__}, {cores} cores, seed {args.seed}")
+    # The machine may be shared: the load says how much the wall times below are inflated.
+    print("load average at start (1, 5, 15 min): %.2f %.2f %.2f" % os.getloadavg())
     print(f"states: {args.states:,} uniform solvable 8-puzzle states, mean distance {expected.mean():.2f}")
 
     cpu_started = time.process_time()
@@ -96,6 +98,7 @@ def main():
     print(f"3. Python A* + Manhattan (tools/example_solver.py), {args.astar} states: {seconds:.2f} s, "
           f"{astar * 1e3:.2f} ms/state (optimal on every one)")
 
+    print("load average at end (1, 5, 15 min): %.2f %.2f %.2f" % os.getloadavg())
     print(f"ratios per state: loop / distances = {scalar / vector:,.0f}x, "
           f"A* / loop = {astar / scalar:,.0f}x, A* / distances = {astar / vector:,.0f}x")
 

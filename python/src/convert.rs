@@ -155,33 +155,6 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// One row of a `distances` array as a state of `board`: the tiles written out and parsed,
-/// on the parser's allocation-free path for boards of at most ten cells (`123456780`).
-pub fn state_from_row(tiles: &[u8], board: Board) -> Result<State, String> {
-    let mut text = [0u8; 128];
-    let mut len = 0;
-    let compact = board.has_single_digit_tiles();
-    for (i, &tile) in tiles.iter().enumerate() {
-        if compact && tile < 10 {
-            text[len] = b'0' + tile;
-            len += 1;
-            continue;
-        }
-        if i > 0 {
-            text[len] = b' ';
-            len += 1;
-        }
-        // At most 25 tiles of at most 3 digits and a space: 100 bytes.
-        for digit in tile.to_string().bytes() {
-            text[len] = digit;
-            len += 1;
-        }
-    }
-    // A single-digit board with a tile of 10 or more mixes forms; the parser names the problem.
-    let text = std::str::from_utf8(&text[..len]).unwrap_or_default();
-    State::parse(text, Some(board)).map_err(|e| format!("invalid state `{text}`: {e}"))
-}
-
 /// The text of a claimed move list: a string as given, a sequence of strings joined by commas.
 pub fn read_moves_text(moves: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(text) = moves.cast::<PyString>() {

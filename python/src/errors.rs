@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 
 use npuzzle::answer::{AnswerError, SourceEvent};
 use npuzzle::table::file::Notice;
+use npuzzle::table::rows::RowsError;
 use npuzzle::{Answer, NoAnswer, State};
 
 create_exception!(
@@ -57,7 +58,9 @@ impl Deferred {
     pub fn from_answer(error: AnswerError) -> Deferred {
         let message = error.to_string();
         match error {
-            AnswerError::Source { .. } | AnswerError::Table(_) => Deferred::Table(message),
+            AnswerError::Source { .. }
+            | AnswerError::Table(_)
+            | AnswerError::Rows(RowsError::Table { .. }) => Deferred::Table(message),
             // Everything else is a question that cannot be asked this way: other boards, no
             // table where one was required, options `sample` cannot meet.
             _ => Deferred::Value(message),

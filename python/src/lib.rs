@@ -27,13 +27,13 @@ use npuzzle::sample::SampleOptions;
 use npuzzle::verify::{parse_moves, Claim, Policy, Verdict as LibVerdict};
 use npuzzle::{Board, Limits, NoAnswer, Oracle, State};
 
-use convert::{read_board, read_goal, read_state, state_from_row};
+use convert::{read_board, read_goal, read_state};
 use errors::{
     answer_error, no_answer_error, LimitReached, NpuzzleError, TableError, UnsolvableError,
 };
 
-/// Unsolvable rows in the result of `distances` (no distance on any board reaches it).
-const UNSOLVABLE: u8 = u8::MAX;
+/// Unsolvable rows in the result of `distances`: the library's value (no distance reaches it).
+const UNSOLVABLE: u8 = npuzzle::table::rows::UNSOLVABLE;
 
 /// At most this many instances per `sample` call: a list is built in memory, and an absurd
 /// count must raise rather than abort the interpreter when the allocation fails.
@@ -99,6 +99,30 @@ fn limits(limit: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
         limits = limits.time(time);
     }
     Ok(limits)
+}
+
+/// The question of `distance`, `solve` and `verify`: the start (on `board` if given), the
+/// goal on its board (its default goal for `None`), and the search limits.
+fn read_question(
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<(State, State, How)> {
+    let start = read_state(start, read_board(board)?, "start")?;
+    let goal = read_goal(goal, start.board())?;
+    Ok((start, goal, How::within(limits(limit, max_nodes)?)))
+}
+
+/// The goal of `Table` and `sample`, which have no start to take the board from: `goal` on
+/// `board`, else the default goal of `board` (3x3 when none is given).
+fn read_goal_or_default(goal: Option<&Bound<'_, PyAny>>, board: Option<&str>) -> PyResult<State> {
+    let board = read_board(board)?;
+    match goal {
+        Some(goal) => read_state(goal, board, "goal"),
+        None => Ok(State::goal(board.unwrap_or(DEFAULT_BOARD))),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -313,9 +337,7 @@ fn distance(
     limit: Option<f64>,
     max_nodes: Option<u64>,
 ) -> PyResult<u8> {
-    let start = read_state(start, read_board(board)?, "start")?;
-    let goal = read_goal(goal, start.board())?;
-    let how = How::within(limits(limit, max_nodes)?);
+    let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
     ask_distance(py, default_oracle(), start, goal, how)
 }
 
@@ -331,9 +353,7 @@ fn solve(
     limit: Option<f64>,
     max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
-    let start = read_state(start, read_board(board)?, "start")?;
-    let goal = read_goal(goal, start.board())?;
-    let how = How::within(limits(limit, max_nodes)?);
+    let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
     ask_solve(py, default_oracle(), start, goal, how)
 }
 
@@ -422,14 +442,12 @@ fn verify(
     limit: Option<f64>,
     max_nodes: Option<u64>,
 ) -> PyResult<Verdict> {
-    let start = read_state(start, read_board(board)?, "start")?;
-    let goal = read_goal(goal, start.board())?;
+    let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
     let question = Question {
         start,
         goal,
         claim: read_claim(moves)?,
     };
-    let how = How::within(limits(limit, max_nodes)?);
     let oracle = default_oracle();
     py.detach(|| judge(oracle, &question, how))
         .map_err(answer_error)
@@ -506,11 +524,7 @@ fn sample(
             "count {count} is more than {MAX_SAMPLE} instances per call: draw in several calls with other seeds"
         )));
     }
-    let board = read_board(board)?;
-    let goal = match goal {
-        Some(goal) => read_state(goal, board, "goal")?,
-        None => State::goal(board.unwrap_or(DEFAULT_BOARD)),
-    };
+    let goal = read_goal_or_default(goal, board)?;
     let depths = match (depth, min_depth, max_depth) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(PyValueError::new_err(
@@ -594,6 +608,7 @@ fn _distances<'py>(
         })?,
     };
     let goal = read_goal(goal, board)?;
+    // Checked on every board, though only searches use it.
     let how = How::within(limits(limit, max_nodes)?);
     // A copy taken while holding the GIL: once it is released, another Python thread may
     // write to the array, and the workers must read bytes nobody changes. One memcpy, small
@@ -607,14 +622,30 @@ fn _distances<'py>(
     };
     drop(readonly);
     let oracle = default_oracle();
-    let result = py.detach(|| distances_of(oracle, &input, rows, board, &goal, how));
+    if oracle.uses_table(board) {
+        // The library's bulk path: the table opened and checked once, the rows answered in
+        // parallel straight into the result.
+        let result = py.detach(|| {
+            let mut out = vec![0u8; rows];
+            oracle.distances(&input, &goal, &mut out).map(|()| out)
+        });
+        return match result {
+            Ok(out) => Ok(PyArray1::from_vec(py, out)),
+            // A row's error names its row; a table that cannot be opened or fails its deep
+            // check is reported at row 0, where the per-row answers would have met it.
+            Err(error @ AnswerError::Rows(_)) => Err(answer_error(error)),
+            Err(error) => Err(errors::Deferred::from_answer(error).into_err("row 0: ")),
+        };
+    }
+    let result = py.detach(|| searched_distances(oracle, &input, rows, board, &goal, how));
     match result {
         Ok(out) => Ok(PyArray1::from_vec(py, out)),
         Err(failure) => Err(failure.into_err()),
     }
 }
 
-/// Why `distances` failed: the first failing row and what went wrong there.
+/// Why `distances` failed on a board without a table: the first failing row and what went
+/// wrong there.
 struct RowFailure {
     row: usize,
     error: errors::Deferred,
@@ -626,13 +657,11 @@ impl RowFailure {
     }
 }
 
-/// The distance of each row of `input` (`rows` states of `board`, row-major) to `goal`, in
-/// parallel; unsolvable rows are [`UNSOLVABLE`]. The first failing row (lowest index) is
-/// reported, whatever the thread count.
-/// Calls of [`distances_of`] with at least this many rows check the goal's table deeply first.
-const DEEP_CHECK_ROWS: usize = 100_000;
-
-fn distances_of(
+/// The distance of each row of `input` (`rows` states of `board`, row-major) to `goal` on a
+/// board without a table: one search per row, within `how`'s limits, in parallel; unsolvable
+/// rows are [`UNSOLVABLE`]. The first failing row (lowest index) is reported, whatever the
+/// thread count.
+fn searched_distances(
     oracle: &Oracle,
     input: &[u8],
     rows: usize,
@@ -642,31 +671,13 @@ fn distances_of(
 ) -> Result<Vec<u8>, RowFailure> {
     let cells = board.cells();
     let mut out = vec![0u8; rows];
-    if rows == 0 {
-        return Ok(out);
-    }
-    // Opened (or built) here, once, before the workers ask: a failure is reported for the
-    // whole call, and no worker waits on a build.
-    oracle.table(goal).map_err(|e| RowFailure {
-        row: 0,
-        error: errors::Deferred::from_answer(e),
-    })?;
-    // Many rows: check the table deeply once (milliseconds on 3x3), and every row then reads
-    // one entry instead of checking it against its neighbours.
-    if rows >= DEEP_CHECK_ROWS {
-        oracle.check_table(goal).map_err(|e| RowFailure {
-            row: 0,
-            error: errors::Deferred::from_answer(e),
-        })?;
-    }
     let first_failure: Mutex<Option<RowFailure>> = Mutex::new(None);
     out.par_iter_mut()
         .zip(input.par_chunks_exact(cells))
         .enumerate()
-        .with_min_len(1024)
         .for_each(|(row, (slot, tiles))| {
-            let answer = state_from_row(tiles, board)
-                .map_err(errors::Deferred::Value)
+            let answer = State::from_row(board, tiles)
+                .map_err(|e| errors::Deferred::Value(e.to_string()))
                 .and_then(|start| {
                     oracle
                         .distance(&start, goal, how)
@@ -725,11 +736,7 @@ impl Table {
         board: Option<&str>,
         data_dir: Option<PathBuf>,
     ) -> PyResult<Table> {
-        let board = read_board(board)?;
-        let goal = match goal {
-            Some(goal) => read_state(goal, board, "goal")?,
-            None => State::goal(board.unwrap_or(DEFAULT_BOARD)),
-        };
+        let goal = read_goal_or_default(goal, board)?;
         if !has_table(goal.board()) {
             return Err(PyValueError::new_err(
                 AnswerError::NoTable {

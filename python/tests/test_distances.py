@@ -1,9 +1,15 @@
 """npuzzle.distances: the vectorised question over a NumPy array."""
 
+import re
+
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import npuzzle
+
+# The boards with tables that the random arrays are drawn on: (width, height).
+BOARDS = {"2x2": (2, 2), "2x3": (2, 3), "3x2": (3, 2), "3x3": (3, 3), "4x2": (4, 2)}
 
 
 def sampled(count, seed, unsolvable=0, board=None):
@@ -88,3 +94,81 @@ def test_random_bytes_never_crash():
         result = npuzzle.distances(perms)
         solvable = [npuzzle.is_solvable(p) for p in perms.tolist()]
         assert [(r != 255) for r in result.tolist()] == solvable
+
+
+def one_by_one(rows, goal=None, board=None):
+    """`distance` asked row by row, in the encoding of `distances`."""
+    return [
+        npuzzle.distance(r, goal, board=board) if npuzzle.is_solvable(r, goal, board=board)
+        else npuzzle.UNSOLVABLE
+        for r in rows
+    ]
+
+
+def permutations(rng, count, cells):
+    return rng.permuted(np.tile(np.arange(cells, dtype=np.uint8), (count, 1)), axis=1)
+
+
+@st.composite
+def arrays_and_goals(draw):
+    """A board with a table, a goal (often not the default one) and an array of rows on it:
+    mostly permutations of both parity classes, now and then a row that is not a state."""
+    board, (width, height) = draw(st.sampled_from(sorted(BOARDS.items())))
+    cells = width * height
+    count = draw(st.integers(0, 60))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    array = permutations(rng, count, cells)
+    goal = None
+    if draw(st.booleans()):
+        goal = [int(t) for t in rng.permutation(cells)]
+    bad_rows = draw(st.lists(st.integers(0, max(count - 1, 0)), max_size=3)) if count else []
+    for row in bad_rows:
+        kind = draw(st.sampled_from(["repeat", "range", "zeros"]))
+        if kind == "repeat":
+            array[row, 0] = array[row, 1]
+        elif kind == "range":
+            array[row, draw(st.integers(0, cells - 1))] = draw(st.integers(cells, 255))
+        else:
+            array[row] = 0
+    return board, goal, array, sorted(bad_rows)
+
+
+def reason(error):
+    """What an error says is wrong with a state, without the text it quotes or the columns
+    (`distances` quotes a row as `123456788`, `distance` a sequence as `1 2 3 ...`)."""
+    quoted = re.match(r"^.*?invalid \w+ `[^`]*`(?: \(tiles given as a sequence\))?: (.*)$", str(error))
+    assert quoted, str(error)
+    return re.sub(r"column \d+", "column N", quoted.group(1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(arrays_and_goals())
+def test_distances_agree_with_distance_row_by_row(case):
+    board, goal, array, bad_rows = case
+    if not bad_rows:
+        expected = one_by_one(array.tolist(), goal, board)
+        assert npuzzle.distances(array, goal, board=board).tolist() == expected
+        return
+    first = bad_rows[0]
+    with pytest.raises(ValueError, match=f"^row {first}: invalid state `") as raised:
+        npuzzle.distances(array, goal, board=board)
+    with pytest.raises(ValueError) as alone:
+        npuzzle.distance(array[first].tolist(), goal, board=board)
+    # A tile of two digits breaks the compact form `distances` quotes: the reasons differ then.
+    if array[first].max() < 10:
+        assert reason(raised.value) == reason(alone.value)
+
+
+def test_many_rows_through_the_deep_checked_table_agree_with_distance():
+    # Above the library's DEEP_CHECK_ROWS (100,000): the table is checked once, then each row
+    # reads one entry; a goal other than the default relabels every row.
+    rng = np.random.default_rng(2024)
+    array = permutations(rng, 150_000, 9)
+    rows = array.tolist()
+    for goal in (None, "876543210", "1 2 3 / 4 0 5 / 6 7 8"):
+        result = npuzzle.distances(array, goal)
+        solvable = [npuzzle.is_solvable(r, goal) for r in rows]
+        assert (result != npuzzle.UNSOLVABLE).tolist() == solvable
+        sample = rng.choice(len(rows), 3_000, replace=False)
+        assert result[sample].tolist() == one_by_one(array[sample].tolist(), goal)

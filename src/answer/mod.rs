@@ -55,6 +55,7 @@ use crate::search::{self, Algorithm, Limit, Limits, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::table::file::TableBytes;
+use crate::table::rows::RowsError;
 use crate::table::{Table, TableError};
 use crate::verify::{self, Claim, Verdict};
 use std::collections::HashMap;
@@ -66,6 +67,11 @@ pub type Draws<'a> = Box<dyn Iterator<Item = Instance> + 'a>;
 /// Boards of at most this many cells have exact tables: every index fits 32 bits, and the
 /// largest table (3x4, 4x3, 2x6, 6x2) is 239,500,800 bytes.
 pub const MAX_TABLE_CELLS: usize = MAX_RANKED_CELLS;
+
+/// [`Oracle::distances`] checks the goal's table deeply before this many rows or more
+/// ([`Oracle::check_table`]: 2 ms on 3x3, seconds on 12 cells), after which each row reads one
+/// entry instead of five; fewer rows check each entry they read against its neighbours'.
+pub const DEEP_CHECK_ROWS: usize = 100_000;
 
 /// The board of a question that names none: the 8-puzzle's.
 pub const DEFAULT_BOARD: Board = Board::THREE_BY_THREE;
@@ -333,6 +339,9 @@ pub enum AnswerError {
     /// The table could not answer: damaged, or inconsistent along a path.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// Rows of many starts could not all be answered ([`Oracle::distances`]).
+    #[error(transparent)]
+    Rows(#[from] RowsError),
     /// Instances cannot be drawn as asked.
     #[error(transparent)]
     Sample(#[from] SampleError),
@@ -579,6 +588,54 @@ impl Oracle {
         }
     }
 
+    /// The distances of many starts to one `goal`, given as rows of tile bytes, written into
+    /// `out` ([`Table::distances_to_checked`]: unsolvable rows get
+    /// [`UNSOLVABLE`](crate::table::rows::UNSOLVABLE)). The goal's table is opened once, and
+    /// checked deeply first for [`DEEP_CHECK_ROWS`] rows or more; the rows are answered in
+    /// parallel on rayon's current pool. Nothing is opened for no rows.
+    ///
+    /// ```
+    /// use npuzzle::{Oracle, State};
+    /// let oracle = Oracle::in_memory();
+    /// let goal: State = "876543210".parse()?;
+    /// let mut out = [0; 2];
+    /// oracle.distances(&[8, 7, 6, 5, 4, 3, 2, 1, 0, 8, 7, 6, 5, 4, 3, 2, 0, 1], &goal, &mut out)?;
+    /// assert_eq!(out, [0, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`AnswerError::NoTable`] for a board this oracle answers by search (ask
+    /// [`Oracle::distance`] row by row there, within limits); [`AnswerError::Source`] or
+    /// [`AnswerError::Table`] when the table cannot be opened or fails its deep check;
+    /// [`AnswerError::Rows`] for rows of the wrong shape, and for the first row that is not a
+    /// state or whose entry cannot be trusted. Never panics.
+    pub fn distances(&self, rows: &[u8], goal: &State, out: &mut [u8]) -> Result<(), AnswerError> {
+        if !self.uses_table(goal.board()) {
+            return Err(AnswerError::NoTable {
+                board: goal.board(),
+            });
+        }
+        if rows.is_empty() && out.is_empty() {
+            return Ok(());
+        }
+        let Some(table) = self.table(goal)? else {
+            // `uses_table` said there is one.
+            return Err(AnswerError::NoTable {
+                board: goal.board(),
+            });
+        };
+        if out.len() >= DEEP_CHECK_ROWS {
+            let checked = table.verify_deep();
+            self.read(table, checked)?;
+        }
+        let reply = table.distances_to_checked(rows, goal, out);
+        if let Err(RowsError::Table { error, .. }) = &reply {
+            self.note_damage(table, error);
+        }
+        Ok(reply?)
+    }
+
     /// An optimal solution from `start` to `goal` (or, with greedy search, a solution).
     ///
     /// # Errors
@@ -634,10 +691,18 @@ impl Oracle {
         table: &Table<TableBytes>,
         reply: Result<T, TableError>,
     ) -> Result<T, AnswerError> {
-        if let (Err(TableError::Damaged { .. }), Some(source)) = (&reply, &self.source) {
-            source.damaged(table.goal());
+        if let Err(error) = &reply {
+            self.note_damage(table, error);
         }
         Ok(reply?)
+    }
+
+    /// Tells the source that `table` is damaged, if `error` says so, so that it is not
+    /// opened again.
+    fn note_damage(&self, table: &Table<TableBytes>, error: &TableError) {
+        if let (TableError::Damaged { .. }, Some(source)) = (error, &self.source) {
+            source.damaged(table.goal());
+        }
     }
 
     /// Runs the search `how` names (the fallback for [`Choice::Auto`]): with pattern

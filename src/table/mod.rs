@@ -3,6 +3,7 @@
 pub mod file;
 pub mod format;
 mod mismatch;
+pub mod rows;
 
 use crate::board::Move;
 use crate::generate::{self, BuildOptions};
@@ -298,8 +299,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             return None;
         }
         let (full, tile_parity) = self.space.full_index_and_parity(state);
-        let width = state.board().width();
-        let row_term = width.is_multiple_of(2) && !(state.blank() / width).is_multiple_of(2);
+        self.in_goal_class(full, tile_parity, state.blank())
+    }
+
+    /// `full`, the full index of a state of this board whose tiles have inversion parity
+    /// `tile_parity` and whose blank is in cell `blank`, if that state can reach the goal.
+    #[inline]
+    fn in_goal_class(&self, full: u32, tile_parity: bool, blank: usize) -> Option<u32> {
+        let width = self.space.board().width();
+        let row_term = width.is_multiple_of(2) && !(blank / width).is_multiple_of(2);
         (tile_parity ^ row_term == self.goal_class).then_some(full)
     }
 
@@ -362,10 +370,16 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// against its neighbours ([`Table::first_inconsistent_entry`]). A build runs it on its
     /// own output before saving it; afterwards [`Table::distance_checked`] reads one entry,
     /// not five (worth it before millions of questions: 2 ms for 3x3, seconds for 12 cells).
+    /// Once it has passed, later calls return at once.
     ///
     /// # Errors
     /// [`TableError::Damaged`] or [`TableError::Inconsistent`] naming the first bad state.
     pub fn verify_deep(&self) -> Result<(), TableError> {
+        if self.checks.all_consistent.load(Ordering::Relaxed) {
+            // Checked before, and the bytes never change under a table (see `file`): a bulk
+            // caller may ask before every call at no cost.
+            return Ok(());
+        }
         self.entries()?;
         match self.first_inconsistent_entry() {
             None => {
