@@ -68,7 +68,7 @@ struct Lookup {
 /// diagonal).
 ///
 /// A node carries every pattern's rank (plain and reflected), so that a move costs one rank
-/// update by [`RankDelta`] (a horizontal move adds a constant, a vertical one also reads the
+/// update (a horizontal move adds a constant, a vertical one also reads the
 /// `width - 1` cells it passes) and one database read per lookup, instead of re-ranking the
 /// moved tile's pattern. The pattern tiles' Manhattan distance, which the stored codes are
 /// counted above, changes by one table read per move.
