@@ -17,9 +17,11 @@ use crate::state::State;
 use crate::table::file::TableBytes;
 use std::ops::ControlFlow;
 
-/// At most this many patterns (the 24-puzzle needs four; a partition into singletons would
-/// be Manhattan distance, slower).
-pub const MAX_PATTERNS: usize = 8;
+/// At most this many patterns: every named partition has three or four (the 24-puzzle's
+/// 6-6-6-6), and each node of a search carries a rank and a code per pattern, plain and
+/// reflected, so room for more would make every node larger (44 bytes with four, 84 with
+/// eight), which costs IDA* time when it copies a child's node.
+pub const MAX_PATTERNS: usize = 4;
 
 /// Why databases cannot be combined into a heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
