@@ -55,6 +55,25 @@ pub trait Heuristic {
         to: usize,
     ) -> (Self::Node, u32);
 
+    /// [`step`](Self::step) for a search that does not descend into a child whose estimate
+    /// exceeds `limit`: an implementation may skip work whose only use would be to say how far
+    /// above `limit` the estimate is, and answer [`Bounded::Beyond`] with a lower bound of the
+    /// estimate that already exceeds `limit`. The default computes the estimate in full.
+    #[inline]
+    fn step_within(
+        &self,
+        node: &Self::Node,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Bounded<Self::Node> {
+        let _ = limit;
+        let (node, h) = self.step(node, cells, tile, from, to);
+        Bounded::Known(node, h)
+    }
+
     /// The estimate for the state whose cells are `cells`.
     fn estimate_cells(&self, cells: &[u8]) -> u32 {
         self.start(cells).1
@@ -83,6 +102,15 @@ pub trait Heuristic {
         crate::WrongBoardError::check(self.goal().board(), state.board())?;
         Ok(self.estimate_cells(state.cells()))
     }
+}
+
+/// What [`Heuristic::step_within`] found out about a child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bounded<N> {
+    /// The child's node and its estimate (which may still exceed the limit).
+    Known(N, u32),
+    /// The estimate is at least this much, which exceeds the limit; the node was not computed.
+    Beyond(u32),
 }
 
 /// Implements [`Heuristic`] with the estimate as the node, for a type with inherent

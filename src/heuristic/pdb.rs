@@ -2,24 +2,26 @@
 //! the goal allows it, the maximum with that sum for the position reflected about the diagonal
 //! through the blank's goal cell.
 //!
-//! The per-node state ([`PatternNode`]) keeps every tile's cell and each pattern's value, so a
-//! move re-ranks only the pattern of the moved tile (one database read), and for the
-//! reflected position only the pattern of the moved tile's mirror (a second read).
+//! The per-node state ([`PatternNode`]) keeps each pattern's rank and value, plain and
+//! reflected, so a move updates the rank of the moved tile's pattern by a few additions
+//! ([`RankDelta`]) and reads one database entry, and for the reflected position the same for
+//! the pattern of the moved tile's mirror (a second read).
 
 use std::sync::Arc;
 
-use super::Heuristic;
+use super::{Bounded, Heuristic};
 use crate::board::MAX_CELLS;
+use crate::pattern::delta::{RankDelta, NO_PATTERN};
 use crate::pattern::{reflection, Partition, PatternDatabase};
 use crate::state::State;
 use crate::table::file::TableBytes;
 use std::ops::ControlFlow;
 
-/// At most this many patterns (the 24-puzzle needs four; a partition into singletons would
-/// be Manhattan distance, slower).
-pub const MAX_PATTERNS: usize = 8;
-/// A tile in no pattern.
-const NONE: u8 = u8::MAX;
+/// At most this many patterns: every named partition has three or four (the 24-puzzle's
+/// 6-6-6-6), and each node of a search carries a rank and a code per pattern, plain and
+/// reflected, so room for more would make every node larger (44 bytes with four, 84 with
+/// eight), which costs IDA* time when it copies a child's node.
+pub const MAX_PATTERNS: usize = 4;
 
 /// Why databases cannot be combined into a heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,23 +52,36 @@ pub enum PatternHeuristicError {
     Count(usize),
 }
 
-struct Group {
-    db: Arc<PatternDatabase<TableBytes>>,
-    /// The pattern's tiles, in rank order.
-    tiles: Vec<u8>,
-    /// For the reflected lookup: the tile whose cell, reflected, is each pattern tile's cell.
-    mirrored: Vec<u8>,
+/// One way of looking a position up in the databases: plain, or reflected about the diagonal.
+#[derive(Clone, Debug)]
+struct Lookup {
+    /// `number[cell]`: the cell the databases see for the state's `cell` (the identity, or the
+    /// reflection's cell map).
+    number: [u8; 32],
+    /// `relabel[tile]`: the tile the databases see for the state's `tile` (the identity, or
+    /// the reflection's tile map).
+    relabel: [u8; 32],
+    /// How a move changes the rank of the moved tile's pattern, in this numbering.
+    delta: RankDelta,
 }
 
 /// The sum of disjoint pattern databases, maxed with the reflected sum where the goal is
 /// symmetric about a diagonal through its blank (square boards, blank in a corner or on the
 /// diagonal).
+///
+/// A node carries every pattern's rank (plain and reflected), so that a move costs one rank
+/// update (a horizontal move adds a constant, a vertical one also reads the
+/// `width - 1` cells it passes) and one database read per lookup, instead of re-ranking the
+/// moved tile's pattern. The pattern tiles' Manhattan distance, which the stored codes are
+/// counted above, changes by one table read per move.
 pub struct PatternHeuristic {
     goal: State,
-    groups: Vec<Group>,
-    group_of: [u8; MAX_CELLS],
-    /// `(cell map, tile map)` of the reflection, if used.
-    reflection: Option<([u8; 32], [u8; 32])>,
+    databases: Vec<Arc<PatternDatabase<TableBytes>>>,
+    /// The plain lookup, then the reflected one if used.
+    lookups: Vec<Lookup>,
+    /// `manhattan[tile][cell]`: the tile's Manhattan distance from `cell` to its goal cell
+    /// (the same for the reflected lookup: the reflection keeps distances and the goal).
+    manhattan: [[u8; 32]; 32],
 }
 
 impl std::fmt::Debug for PatternHeuristic {
@@ -78,12 +93,13 @@ impl std::fmt::Debug for PatternHeuristic {
     }
 }
 
-/// What [`PatternHeuristic`] keeps per node: the cell of every tile and each pattern's value
-/// (normal, then reflected), with the two sums.
+/// What [`PatternHeuristic`] keeps per node: each pattern's rank and stored code, plain and
+/// reflected, and the two sums of values (Manhattan distance of the pattern tiles plus twice
+/// the codes).
 #[derive(Clone, Copy, Debug)]
 pub struct PatternNode {
-    cell: [u8; MAX_CELLS],
-    value: [u8; 2 * MAX_PATTERNS],
+    rank: [[u32; MAX_PATTERNS]; 2],
+    code: [[u8; MAX_PATTERNS]; 2],
     sum: [u16; 2],
 }
 
@@ -102,10 +118,9 @@ impl PatternHeuristic {
         if databases.is_empty() || databases.len() > MAX_PATTERNS {
             return Err(PatternHeuristicError::Count(databases.len()));
         }
-        let mut group_of = [NONE; MAX_CELLS];
-        let reflection = if reflect { reflection(goal) } else { None };
-        let mut groups = Vec::new();
-        for (g, db) in databases.into_iter().enumerate() {
+        let mut seen = [false; MAX_CELLS];
+        let mut patterns = Vec::new();
+        for db in &databases {
             if db.goal() != goal {
                 return Err(PatternHeuristicError::OtherGoal {
                     found: *db.goal(),
@@ -114,26 +129,38 @@ impl PatternHeuristic {
             }
             let tiles = db.space().tiles().to_vec();
             for &t in &tiles {
-                if group_of[t as usize] != NONE {
+                if std::mem::replace(&mut seen[t as usize], true) {
                     return Err(PatternHeuristicError::Overlap { tile: t });
                 }
-                group_of[t as usize] = g as u8;
             }
-            let mirrored = match &reflection {
-                Some((_, tile_map)) => tiles.iter().map(|&t| tile_map[t as usize]).collect(),
-                None => Vec::new(),
-            };
-            groups.push(Group {
-                db,
-                tiles,
-                mirrored,
-            });
+            patterns.push(tiles);
+        }
+        let n = goal.board().cells();
+        let identity: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let mut views = vec![(identity, identity)];
+        if reflect {
+            views.extend(reflection(goal));
+        }
+        let lookups = views
+            .into_iter()
+            .map(|(number, relabel)| Lookup {
+                number,
+                relabel,
+                delta: RankDelta::new(n, &patterns, &number, &relabel),
+            })
+            .collect();
+        let mut manhattan = [[0u8; 32]; 32];
+        let w = goal.board().width();
+        for (home, &tile) in goal.cells().iter().enumerate() {
+            for (cell, d) in manhattan[tile as usize].iter_mut().enumerate().take(n) {
+                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
+            }
         }
         Ok(PatternHeuristic {
             goal: *goal,
-            groups,
-            group_of,
-            reflection,
+            databases,
+            lookups,
+            manhattan,
         })
     }
 
@@ -164,15 +191,15 @@ impl PatternHeuristic {
 
     /// Whether the reflected lookup is used.
     pub fn is_reflected(&self) -> bool {
-        self.reflection.is_some()
+        self.lookups.len() == 2
     }
 
     /// The patterns' sizes, as `6-6-3`, with ` + reflection` when reflected.
     pub fn describe(&self) -> String {
         let sizes: Vec<String> = self
-            .groups
+            .databases
             .iter()
-            .map(|g| g.tiles.len().to_string())
+            .map(|db| db.space().tiles().len().to_string())
             .collect();
         let reflected = if self.is_reflected() {
             " + reflection"
@@ -182,25 +209,33 @@ impl PatternHeuristic {
         format!("{}{reflected}", sizes.join("-"))
     }
 
-    /// Value of pattern `g` for tile cells `cell`, reflected or not.
-    #[inline]
-    fn lookup(&self, g: usize, cell: &[u8; MAX_CELLS], reflected: bool) -> u8 {
-        let group = &self.groups[g];
-        let mut cells = [0u8; MAX_CELLS];
-        let k = group.tiles.len();
-        match (&self.reflection, reflected) {
-            (Some((cell_map, _)), true) => {
-                for i in 0..k {
-                    cells[i] = cell_map[cell[group.mirrored[i] as usize] as usize];
-                }
-            }
-            _ => {
-                for i in 0..k {
-                    cells[i] = cell[group.tiles[i] as usize];
-                }
-            }
+    /// Lookup `side` (0 plain, 1 reflected) of `node` after `tile` moved from `from` to `to`
+    /// (`cells` after the move): the moved tile's pattern gets its new rank, code and value.
+    /// `manhattan` is the tile's change of Manhattan distance, as a wrapping `u16`.
+    #[inline(always)]
+    fn advance(
+        &self,
+        node: &mut PatternNode,
+        side: usize,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+        manhattan: u16,
+    ) {
+        let lookup = &self.lookups[side];
+        let p = lookup.delta.pattern(tile);
+        if p == NO_PATTERN {
+            return;
         }
-        group.db.value(&cells[..k]) as u8
+        let p = p as usize;
+        let rank = node.rank[side][p].wrapping_add(lookup.delta.delta(cells, tile, from, to));
+        let code = self.databases[p].code(rank);
+        let old = node.code[side][p];
+        node.rank[side][p] = rank;
+        node.code[side][p] = code;
+        node.sum[side] = node.sum[side]
+            .wrapping_add(manhattan)
+            .wrapping_add(2 * code as u16)
+            .wrapping_sub(2 * old as u16);
     }
 }
 
@@ -211,21 +246,30 @@ impl Heuristic for PatternHeuristic {
         &self.goal
     }
 
+    /// Ranks every pattern from scratch (the steps carry the ranks on).
     fn start(&self, cells: &[u8]) -> (PatternNode, u32) {
         let mut node = PatternNode {
-            cell: [0; MAX_CELLS],
-            value: [0; 2 * MAX_PATTERNS],
+            rank: [[0; MAX_PATTERNS]; 2],
+            code: [[0; MAX_PATTERNS]; 2],
             sum: [0; 2],
         };
-        for (c, &tile) in cells.iter().enumerate() {
-            node.cell[tile as usize] = c as u8;
-        }
-        for g in 0..self.groups.len() {
-            node.value[g] = self.lookup(g, &node.cell, false);
-            node.sum[0] += node.value[g] as u16;
-            if self.reflection.is_some() {
-                node.value[MAX_PATTERNS + g] = self.lookup(g, &node.cell, true);
-                node.sum[1] += node.value[MAX_PATTERNS + g] as u16;
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            // The cell of each tile, as the databases see the position.
+            let mut cell_of = [0u8; 32];
+            for (cell, &tile) in cells.iter().enumerate() {
+                cell_of[lookup.relabel[tile as usize] as usize] = lookup.number[cell];
+            }
+            for (p, db) in self.databases.iter().enumerate() {
+                let placement: Vec<u8> = db
+                    .space()
+                    .tiles()
+                    .iter()
+                    .map(|&t| cell_of[t as usize])
+                    .collect();
+                let rank = db.space().rank(&placement);
+                node.rank[side][p] = rank;
+                node.code[side][p] = db.code(rank);
+                node.sum[side] += db.value(&placement) as u16;
             }
         }
         let h = node.sum[0].max(node.sum[1]) as u32;
@@ -236,30 +280,60 @@ impl Heuristic for PatternHeuristic {
     fn step(
         &self,
         node: &PatternNode,
-        _cells: &[u8],
+        cells: &[u8],
         tile: u8,
-        _from: usize,
+        from: usize,
         to: usize,
     ) -> (PatternNode, u32) {
         let mut next = *node;
-        next.cell[tile as usize] = to as u8;
-        let g = self.group_of[tile as usize];
-        if g != NONE {
-            let g = g as usize;
-            let value = self.lookup(g, &next.cell, false);
-            next.sum[0] = next.sum[0] - next.value[g] as u16 + value as u16;
-            next.value[g] = value;
-        }
-        if let Some((_, tile_map)) = &self.reflection {
-            let g = self.group_of[tile_map[tile as usize] as usize];
-            if g != NONE {
-                let g = g as usize;
-                let value = self.lookup(g, &next.cell, true);
-                let slot = MAX_PATTERNS + g;
-                next.sum[1] = next.sum[1] - next.value[slot] as u16 + value as u16;
-                next.value[slot] = value;
-            }
+        let row = &self.manhattan[tile as usize & 31];
+        let manhattan = (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16);
+        self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
+        if self.lookups.len() == 2 {
+            self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
         }
         (next, next.sum[0].max(next.sum[1]) as u32)
+    }
+
+    /// Reads the databases only where the answer can still be within `limit`. Stored codes
+    /// are at least 0, so each sum less the moved pattern's old code is a lower bound on the
+    /// child's sum, known without a read; where it already exceeds `limit` (about half of all
+    /// moves at the search's frontier, those that take a tile away from home), the child is
+    /// cut without touching a table. Otherwise the plain lookup is read, and the reflected one
+    /// only if the plain sum alone does not exceed `limit`.
+    #[inline]
+    fn step_within(
+        &self,
+        node: &PatternNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Bounded<PatternNode> {
+        let row = &self.manhattan[tile as usize & 31];
+        let manhattan = (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16);
+        let mut floor = node.sum;
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            let p = lookup.delta.pattern(tile);
+            if p != NO_PATTERN {
+                floor[side] = floor[side]
+                    .wrapping_add(manhattan)
+                    .wrapping_sub(2 * node.code[side][p as usize] as u16);
+            }
+        }
+        let at_least = floor[0].max(floor[1]) as u32;
+        if at_least > limit {
+            return Bounded::Beyond(at_least);
+        }
+        let mut next = *node;
+        self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
+        if self.lookups.len() == 2 {
+            if next.sum[0] as u32 > limit {
+                return Bounded::Beyond(next.sum[0].max(floor[1]) as u32);
+            }
+            self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
+        }
+        Bounded::Known(next, next.sum[0].max(next.sum[1]) as u32)
     }
 }

@@ -10,6 +10,7 @@
 //! [`crate::heuristic::PatternHeuristic`] combines them for the search.
 
 mod database;
+pub(crate) mod delta;
 pub mod generate;
 mod partition;
 mod space;

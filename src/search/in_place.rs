@@ -8,7 +8,7 @@
 
 use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult};
 use crate::board::{Move, MAX_CELLS};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Bounded, Heuristic};
 use crate::solution::Solution;
 use crate::state::{State, BLANK};
 
@@ -130,6 +130,10 @@ impl<H: Heuristic> Engine<'_, H> {
         // reads (pattern databases: two random reads each, in tables of up to 260 MB) do not
         // depend on each other, so the processor overlaps their cache misses instead of
         // waiting for each in turn. A child over the bound is then skipped without a call.
+        // A child is cut when its estimate exceeds this; the heuristic may stop computing
+        // as soon as it knows that (`step_within`), and then gives a lower bound, which is
+        // all the next bound needs.
+        let limit = bound.saturating_sub(g + 1);
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
@@ -140,27 +144,32 @@ impl<H: Heuristic> Engine<'_, H> {
             let tile = self.cells[target];
             self.cells[blank] = tile;
             self.cells[target] = BLANK;
-            let (child, child_h) = self
+            let child = self
                 .h
-                .step(node, &self.cells[..self.n], tile, target, blank);
+                .step_within(node, &self.cells[..self.n], tile, target, blank, limit);
             self.cells[target] = tile;
             self.cells[blank] = BLANK;
             self.generated += 1;
-            // Pathmax: a child is at most one move closer than its parent, so the parent's
-            // bound less one is one for the child too. A no-op for consistent heuristics;
-            // pattern databases (minimum over the blank's positions) are only admissible.
-            *slot = Some((mv, target, tile, child, child_h.max(h.saturating_sub(1))));
-        }
-        for (mv, target, tile, child, child_h) in children.into_iter().flatten() {
-            if g + 1 + child_h > bound {
-                next_bound = next_bound.min(g + 1 + child_h);
-                continue;
+            match child {
+                // Pathmax: a child is at most one move closer than its parent, so the
+                // parent's bound less one is one for the child too. A no-op for consistent
+                // heuristics; pattern databases (minimum over the blank's positions) are only
+                // admissible.
+                Bounded::Known(child, child_h) if g + 1 + child_h <= bound => {
+                    *slot = Some((mv, target, tile, child, child_h.max(h.saturating_sub(1))));
+                }
+                Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
+                    next_bound = next_bound.min(g + 1 + child_h);
+                }
             }
+        }
+        // By reference: moving the array out would copy every child's node again.
+        for &(mv, target, tile, ref child, child_h) in children.iter().flatten() {
             self.cells[blank] = tile;
             self.cells[target] = BLANK;
             self.blank = target;
             self.path.push(Move::ALL[mv as usize]);
-            let result = self.dfs(g + 1, &child, child_h, bound, INVERSE[mv as usize]);
+            let result = self.dfs(g + 1, child, child_h, bound, INVERSE[mv as usize]);
             if result == FOUND || result == STOPPED {
                 return result;
             }
