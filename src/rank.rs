@@ -110,13 +110,31 @@ pub struct RankSpace {
     /// Moves *into* each cell: `(from cell, window)`, `None` for horizontal moves.
     incoming: Vec<Vec<(u32, Option<u32>)>>,
     perms_div: Divisor,
-    /// `weights[i] = (m-1-i)!`: the weight of the Lehmer digit of tile position `i`; one
-    /// spare entry so the blank's (masked) contribution can index it.
-    weights: [u32; MAX_RANKED_CELLS + 1],
+    /// `weights[b][c]`: with the blank in cell `b`, the weight of the Lehmer digit of the tile
+    /// in cell `c`, `(m-1-i)!` for its tile position `i` (`c`, or `c - 1` after the blank).
+    /// One row per blank cell, so the rank's loop reads a weight instead of computing a
+    /// position.
+    weights: [[u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS],
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
 }
+
+/// What [`RankSpace::tile_rank`]'s 4-bit counters start from: 1 for every tile, 0 for the
+/// blank (counter 0).
+const COUNTERS_START: u64 = 0x1111_1111_1111_1110;
+
+/// `SEEN[t]` for a tile `t >= 1`: a one in each 4-bit counter above `t` (see
+/// [`RankSpace::tile_rank`]); `SEEN[0]`, the blank, adds nothing.
+const SEEN: [u64; 16] = {
+    let mut seen = [0u64; 16];
+    let mut tile = 1;
+    while tile < 16 {
+        seen[tile] = (0x1111_1111_1111_1111u64 << (4 * tile)) << 4;
+        tile += 1;
+    }
+    seen
+};
 
 fn factorial(k: usize) -> u64 {
     (1..=k as u64).product()
@@ -168,9 +186,14 @@ impl RankSpace {
             }
         }
         let perms = factorial(m) as u32;
-        let mut weights = [0u32; MAX_RANKED_CELLS + 1];
-        for (i, weight) in weights.iter_mut().enumerate().take(m) {
-            *weight = factorial(m - 1 - i) as u32;
+        let mut weights = [[0u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS];
+        for (blank, row) in weights.iter_mut().enumerate().take(n) {
+            for (cell, weight) in row.iter_mut().enumerate().take(n) {
+                if cell != blank {
+                    let position = cell - (cell > blank) as usize;
+                    *weight = factorial(m - 1 - position) as u32;
+                }
+            }
         }
         Ok(RankSpace {
             board,
@@ -233,30 +256,27 @@ impl RankSpace {
     /// The Lehmer rank of the tiles of `cells` (the blank, in cell `blank`, left out) and the
     /// parity of its digits, for a board of exactly `N` cells.
     ///
-    /// A digit is "smaller tiles still to come", that is the tile's value minus the smaller
-    /// tiles already seen. Those counts are kept for every value at once, a 4-bit counter per
-    /// value in one `u64` (at most 11 tiles, so 12 counters of at most 11): seeing tile `v`
-    /// adds one to the counters above `v`, and a digit is one shift and mask. No popcount,
-    /// which the baseline x86-64 target lacks (it would be emulated in a dozen instructions),
-    /// and no branch: the blank's cell is random, so it is masked out rather than skipped.
+    /// A tile's digit counts the smaller tiles still to come: the tiles smaller than `t` are
+    /// `t - 1`, less those already seen. The loop keeps that "1 + smaller tiles seen" for
+    /// every value at once, a 4-bit counter per value in one `u64` (at most 11 tiles, so at
+    /// most 12 counters of at most 12): seeing tile `t` adds one to the counters above `t`
+    /// (`SEEN[t]`), and a digit is `t` minus its counter, one shift and mask. The blank (0)
+    /// has counter 0 and adds nothing, so its digit is 0 without a test: the blank's cell is
+    /// random, a branch on it would be mispredicted. No popcount either: the baseline x86-64
+    /// target lacks the instruction and would emulate it in a dozen.
     #[inline(always)]
     fn tile_rank<const N: usize>(&self, cells: &[u8], blank: usize) -> (u32, bool) {
-        const COUNTERS: u64 = 0x1111_1111_1111_1111;
         let cells: &[u8; N] = cells.first_chunk().expect("the caller matched the length");
-        let mut smaller_seen: u64 = 0;
+        let weights = &self.weights[blank.min(MAX_RANKED_CELLS - 1)];
+        let mut counters: u64 = COUNTERS_START;
         let mut rank: u32 = 0;
         let mut digits: u32 = 0;
         for (cell, &tile) in cells.iter().enumerate() {
-            let is_tile = (tile != 0) as u32;
-            // The blank gets value 15: its counter update below shifts out of the word.
-            let value = (tile as u32).wrapping_sub(1) & 15;
-            let seen = ((smaller_seen >> (4 * value)) & 15) as u32;
-            let digit = value.wrapping_sub(seen) * is_tile;
-            // Cells after the blank are one tile position earlier.
-            let position = cell - (cell > blank) as usize;
-            rank = rank.wrapping_add(digit.wrapping_mul(self.weights[position]));
+            let tile = (tile & 15) as u32;
+            let digit = tile.wrapping_sub(((counters >> (4 * tile)) & 15) as u32);
+            rank = rank.wrapping_add(digit.wrapping_mul(weights[cell % MAX_RANKED_CELLS]));
             digits = digits.wrapping_add(digit);
-            smaller_seen = smaller_seen.wrapping_add((COUNTERS << (4 * value)) << 4);
+            counters = counters.wrapping_add(SEEN[tile as usize]);
         }
         (rank, digits & 1 == 1)
     }

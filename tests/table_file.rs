@@ -345,3 +345,30 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
         );
     }
 }
+
+#[test]
+fn a_lazily_checked_table_answers_from_good_blocks_and_never_from_a_damaged_one() {
+    // 2x5: 1,814,400 entries, two blocks of 1 MiB; a byte of the second block is flipped.
+    let goal = State::goal(Board::new(5, 2).unwrap());
+    let mut bytes = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let built = Table::from_bytes(&bytes[..]).unwrap();
+    let (body, shift) = (built.header().len, built.header().block_shift);
+    assert_eq!(built.header().block_checksums.len(), 2);
+    let space = built.space().clone();
+    let in_block = |block: u32| space.unrank((block << shift) + 12_345, goal.parity_class());
+    let (good_state, damaged_state) = (in_block(0), in_block(1));
+    let good_distance = built.distance(&good_state).unwrap();
+    bytes[body + (1 << shift) + 7] ^= 1;
+    let lazy = Table::from_header(&bytes[..]).unwrap();
+    for _ in 0..2 {
+        assert_eq!(lazy.distance(&good_state).unwrap(), good_distance);
+        assert!(matches!(
+            lazy.distance(&damaged_state),
+            Err(npuzzle::TableError::Damaged { .. })
+        ));
+        assert!(lazy.solve_moves(&damaged_state).is_err());
+        assert!(lazy.entries().is_err());
+    }
+}
