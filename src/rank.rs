@@ -33,52 +33,94 @@ pub struct TooLargeError {
 
 /// Division by a divisor fixed at run time, by multiply and shift (Lemire's fastmod), because
 /// hardware division would cost more than everything else in a neighbour computation.
+///
+/// Branch-free for every divisor, 1 included: a descent computes several neighbours per
+/// step through windows whose divisors differ, so a test of the divisor would be
+/// mispredicted.
 #[derive(Clone, Copy, Debug)]
 struct Divisor {
-    divisor: u32,
-    /// `ceil(2^64 / divisor)`; 0 stands for divisor 1, whose constant does not fit.
+    /// `ceil(2^64 / divisor)`; 0 for divisor 1, whose constant does not fit.
     magic: u64,
+    /// All ones for divisor 1 (the quotient is `n` itself), else zero.
+    identity: u32,
 }
 
 impl Divisor {
     fn new(divisor: u32) -> Divisor {
         debug_assert!(divisor > 0);
-        let magic = if divisor == 1 {
-            0
+        let (magic, identity) = if divisor == 1 {
+            (0, u32::MAX)
         } else {
-            u64::MAX / divisor as u64 + 1
+            (u64::MAX / divisor as u64 + 1, 0)
         };
-        Divisor { divisor, magic }
+        Divisor { magic, identity }
     }
 
     #[inline(always)]
     fn div(self, n: u32) -> u32 {
-        if self.magic == 0 {
-            n
-        } else {
-            ((self.magic as u128 * n as u128) >> 64) as u32
-        }
-    }
-
-    #[inline(always)]
-    fn rem(self, n: u32) -> u32 {
-        if self.magic == 0 {
-            0
-        } else {
-            let low = self.magic.wrapping_mul(n as u64);
-            ((low as u128 * self.divisor as u128) >> 64) as u32
-        }
+        ((self.magic as u128 * n as u128) >> 64) as u32 | (n & self.identity)
     }
 }
 
 /// How a vertical move changes the tiles' Lehmer rank when the blank is in one cell.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Window {
-    /// Extracts the window's digits from a tile rank: `(rank / below) % span`.
+    /// The window's digits of a tile rank are `(rank / below) % span`, computed as
+    /// `rank / below - (rank / above) * span` with `above = below * span`: the two divisions
+    /// are independent, so they run side by side instead of one after the other.
     below: Divisor,
-    span: Divisor,
-    /// Change of the tile rank for each value of the window's digits.
-    delta: Vec<i32>,
+    above: Divisor,
+    span: u32,
+    /// Where the window's `span` rank changes start in [`RankSpace`]'s `deltas`: the change
+    /// of the tile rank for each value of the window's digits.
+    offset: u32,
+}
+
+impl Window {
+    /// The window of a move that keeps the tile rank (a horizontal move): one digit value,
+    /// whose change (at offset 0 of `deltas`) is 0.
+    const IDENTITY: Window = Window {
+        below: Divisor {
+            magic: 0,
+            identity: u32::MAX,
+        },
+        above: Divisor {
+            magic: 0,
+            identity: u32::MAX,
+        },
+        span: 1,
+        offset: 0,
+    };
+
+    /// The tile rank after the move, from tile rank `perm`; `deltas` is the space's.
+    #[inline(always)]
+    fn rotate(self, deltas: &[i32], perm: u32) -> u32 {
+        perm.wrapping_add_signed(deltas[(self.offset + self.digits(perm)) as usize])
+    }
+
+    /// The value of the window's digits in tile rank `perm`, `0..span`.
+    #[inline(always)]
+    fn digits(self, perm: u32) -> u32 {
+        self.below.div(perm) - self.above.div(perm) * self.span
+    }
+}
+
+/// One move of the blank out of a cell with everything a walk needs to compute the neighbour
+/// from the tile rank alone (see [`RankSpace::slots`]): no division to split a full index,
+/// no branch on the kind of move, and the window's constants beside the move, one load away.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    /// The move.
+    pub(crate) mv: Move,
+    /// The blank's cell after the move.
+    pub(crate) to: u32,
+    /// `to * (n-1)!`: the full index of the blank in `to` with tile rank 0.
+    base: u32,
+    /// The move's window; [`Window::IDENTITY`] for a horizontal move.
+    window: Window,
+    /// Whether the move is vertical: a horizontal one keeps the tile rank, and a walk
+    /// that knows it need not wait for a rotation through the identity window.
+    vertical: bool,
 }
 
 /// One precomputed move of the blank from one cell.
@@ -118,6 +160,10 @@ pub struct RankSpace {
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
+    /// The moves out of each cell (see [`Slot`]): the first `len` of four.
+    slots: Vec<([Slot; 4], u8)>,
+    /// Every window's rank changes, one after the other, after a 0 for [`Window::IDENTITY`].
+    deltas: Vec<i32>,
 }
 
 /// What [`RankSpace::tile_rank`]'s 4-bit counters start from: 1 for every tile, 0 for the
@@ -153,6 +199,7 @@ impl RankSpace {
         let m = n - 1;
         let w = board.width();
         let mut windows = Vec::new();
+        let mut deltas = vec![0];
         let mut steps = Vec::with_capacity(n);
         for cell in 0..n {
             let mut from_here = Vec::new();
@@ -163,9 +210,9 @@ impl RankSpace {
                 let window = match mv {
                     Move::Left | Move::Right => None,
                     // The tile above moves down: tile positions to-..cell-1 rotate left.
-                    Move::Up => Some(window(m, to, w, true)),
+                    Move::Up => Some(window(m, to, w, true, &mut deltas)),
                     // The tile below moves up: tile positions cell..to-1 rotate right.
-                    Move::Down => Some(window(m, cell, w, false)),
+                    Move::Down => Some(window(m, cell, w, false, &mut deltas)),
                 };
                 let window = window.map(|win| {
                     windows.push(win);
@@ -186,6 +233,31 @@ impl RankSpace {
             }
         }
         let perms = factorial(m) as u32;
+        let slots = steps
+            .iter()
+            .enumerate()
+            .map(|(cell, from_here)| {
+                // Slots past the cell's moves are never read.
+                let unused = Slot {
+                    mv: Move::Up,
+                    to: cell as u32,
+                    base: cell as u32 * perms,
+                    window: Window::IDENTITY,
+                    vertical: false,
+                };
+                let mut row = [unused; 4];
+                for (slot, step) in row.iter_mut().zip(from_here) {
+                    *slot = Slot {
+                        mv: step.mv,
+                        to: step.to,
+                        base: step.to * perms,
+                        window: step.window.map_or(Window::IDENTITY, |w| windows[w as usize]),
+                        vertical: step.window.is_some(),
+                    };
+                }
+                (row, from_here.len() as u8)
+            })
+            .collect();
         let mut weights = [[0u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS];
         for (blank, row) in weights.iter_mut().enumerate().take(n) {
             for (cell, weight) in row.iter_mut().enumerate().take(n) {
@@ -203,6 +275,8 @@ impl RankSpace {
             perms_div: Divisor::new(perms),
             steps,
             windows,
+            slots,
+            deltas,
         })
     }
 
@@ -414,7 +488,32 @@ impl RankSpace {
     /// The tile rank after the vertical move of `window` from tile rank `perm`.
     #[inline(always)]
     pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
-        self.windows[window as usize].rotate(perm)
+        self.windows[window as usize].rotate(&self.deltas, perm)
+    }
+
+    /// The moves of the blank out of `cell`, in [`Move::ALL`] order (see [`Slot`]).
+    ///
+    /// # Panics
+    /// If `cell` is not a cell of the board.
+    #[inline(always)]
+    pub(crate) fn slots(&self, cell: u32) -> &[Slot] {
+        let (slots, len) = &self.slots[cell as usize];
+        &slots[..*len as usize]
+    }
+
+    /// The neighbour through `slot` of the state with tile rank `perm` (its blank in the
+    /// slot's cell): its full index and its tile rank.
+    #[inline(always)]
+    pub(crate) fn through(&self, slot: &Slot, perm: u32) -> (u32, u32) {
+        // A branch, not the identity window's arithmetic: a horizontal step of a walk then
+        // waits for no multiplication (the slots' kinds come in a fixed order, U D L R,
+        // which the branch predictor follows).
+        let next = if slot.vertical {
+            slot.window.rotate(&self.deltas, perm)
+        } else {
+            perm
+        };
+        (slot.base + next, next)
     }
 
     /// [`RankSpace::rotate`] for one window, looked up once: a loop over many tile ranks then
@@ -423,10 +522,10 @@ impl RankSpace {
     pub(crate) fn rotation(&self, window: u32) -> impl Fn(u32) -> u32 + '_ {
         // Copies, not a reference: a reference's fields would be reloaded after every store
         // the caller makes, since the compiler cannot rule out that the store changed them.
-        let win = &self.windows[window as usize];
-        let (below, span, delta) = (win.below, win.span, win.delta.as_slice());
+        let win = self.windows[window as usize];
+        let delta = &self.deltas[win.offset as usize..][..win.span as usize];
         move |perm| {
-            let digits = span.rem(below.div(perm));
+            let digits = win.digits(perm);
             perm.wrapping_add_signed(delta[digits as usize])
         }
     }
@@ -441,17 +540,10 @@ impl RankSpace {
     }
 }
 
-impl Window {
-    #[inline(always)]
-    fn rotate(&self, perm: u32) -> u32 {
-        let digits = self.span.rem(self.below.div(perm));
-        perm.wrapping_add_signed(self.delta[digits as usize])
-    }
-}
-
 /// The window of `len` Lehmer digits starting at tile position `start` (of `m` tiles), and the
 /// rank change for every value of its digits when its tiles rotate left (or right).
-fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
+/// The changes are appended to `deltas`.
+fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Vec<i32>) -> Window {
     // Digits of the window are ranks within the suffix of `suffix` tiles that starts at `start`.
     let suffix = m - start;
     let below = factorial(suffix - len);
@@ -459,7 +551,8 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
     // Opening a 12-cell table builds 16 windows of up to 7,920 codes each, so this loop is
     // allocation-free: the pool of unused tiles is a bit mask, and a digit is the rank of a
     // tile among those left (a popcount) or the tile of a rank among them (the d-th set bit).
-    let mut delta = Vec::with_capacity(span as usize);
+    let offset = deltas.len() as u32;
+    deltas.reserve(span as usize);
     let all: u32 = (1 << suffix) - 1;
     for code in 0..span {
         // Decode the window's digits (radices suffix, suffix-1, ..., last digit lowest).
@@ -493,12 +586,13 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
             pool &= !(1 << v);
             new_code = new_code * (suffix - j) as u64 + d as u64;
         }
-        delta.push(((new_code as i64 - code as i64) * below as i64) as i32);
+        deltas.push(((new_code as i64 - code as i64) * below as i64) as i32);
     }
     Window {
         below: Divisor::new(below as u32),
-        span: Divisor::new(span as u32),
-        delta,
+        above: Divisor::new((below * span) as u32),
+        span: span as u32,
+        offset,
     }
 }
 
@@ -515,7 +609,6 @@ mod tests {
                 .chain([u32::MAX - 1, 479_001_599])
             {
                 assert_eq!(div.div(n), n / d, "{n} / {d}");
-                assert_eq!(div.rem(n), n % d, "{n} % {d}");
             }
         }
     }
@@ -558,6 +651,28 @@ mod tests {
                 let expected = reference_full_index_and_parity(&state);
                 assert_eq!(space.full_index_and_parity(&state), expected, "{w}x{h} {state}");
                 assert_eq!(expected.0, full, "{w}x{h} {state}");
+            }
+        }
+    }
+
+    #[test]
+    fn slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for full in 0..space.full_len() {
+                let (blank, perm) = (full / space.perms(), full % space.perms());
+                let mut expected = Vec::new();
+                space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
+                let through: Vec<(Move, u32)> = space
+                    .slots(blank)
+                    .iter()
+                    .map(|slot| {
+                        let (index, tiles) = space.through(slot, perm);
+                        assert_eq!(index, slot.to * space.perms() + tiles);
+                        (slot.mv, index)
+                    })
+                    .collect();
+                assert_eq!(through, expected, "{w}x{h} full index {full}");
             }
         }
     }

@@ -331,6 +331,14 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
         table.distance_checked(&near),
         Err(npuzzle::TableError::Inconsistent { .. })
     ));
+    // The walk from `near` (now at 2) steps to `far` (now at 1), whose neighbours have no 0.
+    assert_eq!(
+        table.solve_moves(&near),
+        Err(npuzzle::TableError::Inconsistent {
+            goal: goal(),
+            state: far
+        })
+    );
     assert!(table.verify_deep().is_err());
     assert!(
         table.distance_checked(&near).is_err(),
@@ -370,5 +378,26 @@ fn a_lazily_checked_table_answers_from_good_blocks_and_never_from_a_damaged_one(
         ));
         assert!(lazy.solve_moves(&damaged_state).is_err());
         assert!(lazy.entries().is_err());
+    }
+}
+
+#[test]
+fn a_walk_reading_block_by_block_takes_the_moves_of_a_walk_over_a_checked_body() {
+    // 2x5 has two blocks: a table opened on its header walks with a check per read until
+    // both blocks are checked, a table checked whole takes the fast walk; same moves.
+    let goal = State::goal(Board::new(5, 2).unwrap());
+    let bytes = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let checked = Table::from_bytes(&bytes[..]).unwrap();
+    let space = checked.space().clone();
+    for index in (0..space.states()).step_by(7_919) {
+        let start = space.unrank(index, goal.parity_class());
+        let lazy = Table::from_header(&bytes[..]).unwrap();
+        assert_eq!(
+            lazy.solve_moves(&start).unwrap(),
+            checked.solve_moves(&start).unwrap(),
+            "{start}"
+        );
     }
 }

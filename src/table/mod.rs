@@ -1,6 +1,7 @@
 //! The exact distance table: a validated view over bytes, answering `distance` and `solve`.
 
 mod checks;
+mod descent;
 pub mod file;
 pub mod format;
 
@@ -370,6 +371,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         };
         let mut depth = self.entry(full >> 1)?;
+        if self.body_checked || self.checks.all_good() {
+            return descent::moves_to_goal(&self.space, self.raw_body(), full, depth)
+                .map(Some)
+                .map_err(|stuck| TableError::Inconsistent {
+                    goal: self.header.goal,
+                    state: self.space.state_at(stuck),
+                });
+        }
+        // Some blocks are not checked yet: each read checks its block on first use.
         let mut moves = Vec::with_capacity(depth as usize);
         let mut damage = None;
         while depth > 0 {
