@@ -33,52 +33,94 @@ pub struct TooLargeError {
 
 /// Division by a divisor fixed at run time, by multiply and shift (Lemire's fastmod), because
 /// hardware division would cost more than everything else in a neighbour computation.
+///
+/// Branch-free for every divisor, 1 included: a descent computes several neighbours per
+/// step through windows whose divisors differ, so a test of the divisor would be
+/// mispredicted.
 #[derive(Clone, Copy, Debug)]
 struct Divisor {
-    divisor: u32,
-    /// `ceil(2^64 / divisor)`; 0 stands for divisor 1, whose constant does not fit.
+    /// `ceil(2^64 / divisor)`; 0 for divisor 1, whose constant does not fit.
     magic: u64,
+    /// All ones for divisor 1 (the quotient is `n` itself), else zero.
+    identity: u32,
 }
 
 impl Divisor {
     fn new(divisor: u32) -> Divisor {
         debug_assert!(divisor > 0);
-        let magic = if divisor == 1 {
-            0
+        let (magic, identity) = if divisor == 1 {
+            (0, u32::MAX)
         } else {
-            u64::MAX / divisor as u64 + 1
+            (u64::MAX / divisor as u64 + 1, 0)
         };
-        Divisor { divisor, magic }
+        Divisor { magic, identity }
     }
 
     #[inline(always)]
     fn div(self, n: u32) -> u32 {
-        if self.magic == 0 {
-            n
-        } else {
-            ((self.magic as u128 * n as u128) >> 64) as u32
-        }
-    }
-
-    #[inline(always)]
-    fn rem(self, n: u32) -> u32 {
-        if self.magic == 0 {
-            0
-        } else {
-            let low = self.magic.wrapping_mul(n as u64);
-            ((low as u128 * self.divisor as u128) >> 64) as u32
-        }
+        ((self.magic as u128 * n as u128) >> 64) as u32 | (n & self.identity)
     }
 }
 
 /// How a vertical move changes the tiles' Lehmer rank when the blank is in one cell.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Window {
-    /// Extracts the window's digits from a tile rank: `(rank / below) % span`.
+    /// The window's digits of a tile rank are `(rank / below) % span`, computed as
+    /// `rank / below - (rank / above) * span` with `above = below * span`: the two divisions
+    /// are independent, so they run side by side instead of one after the other.
     below: Divisor,
-    span: Divisor,
-    /// Change of the tile rank for each value of the window's digits.
-    delta: Vec<i32>,
+    above: Divisor,
+    span: u32,
+    /// Where the window's `span` rank changes start in [`RankSpace`]'s `deltas`: the change
+    /// of the tile rank for each value of the window's digits.
+    offset: u32,
+}
+
+impl Window {
+    /// The window of a move that keeps the tile rank (a horizontal move): one digit value,
+    /// whose change (at offset 0 of `deltas`) is 0.
+    const IDENTITY: Window = Window {
+        below: Divisor {
+            magic: 0,
+            identity: u32::MAX,
+        },
+        above: Divisor {
+            magic: 0,
+            identity: u32::MAX,
+        },
+        span: 1,
+        offset: 0,
+    };
+
+    /// The tile rank after the move, from tile rank `perm`; `deltas` is the space's.
+    #[inline(always)]
+    fn rotate(self, deltas: &[i32], perm: u32) -> u32 {
+        perm.wrapping_add_signed(deltas[(self.offset + self.digits(perm)) as usize])
+    }
+
+    /// The value of the window's digits in tile rank `perm`, `0..span`.
+    #[inline(always)]
+    fn digits(self, perm: u32) -> u32 {
+        self.below.div(perm) - self.above.div(perm) * self.span
+    }
+}
+
+/// One move of the blank out of a cell with everything a walk needs to compute the neighbour
+/// from the tile rank alone (see [`RankSpace::slots`]): no division to split a full index,
+/// no branch on the kind of move, and the window's constants beside the move, one load away.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    /// The move.
+    pub(crate) mv: Move,
+    /// The blank's cell after the move.
+    pub(crate) to: u32,
+    /// `to * (n-1)!`: the full index of the blank in `to` with tile rank 0.
+    base: u32,
+    /// The move's window; [`Window::IDENTITY`] for a horizontal move.
+    window: Window,
+    /// Whether the move is vertical: a horizontal one keeps the tile rank, and a walk
+    /// that knows it need not wait for a rotation through the identity window.
+    vertical: bool,
 }
 
 /// One precomputed move of the blank from one cell.
@@ -110,13 +152,35 @@ pub struct RankSpace {
     /// Moves *into* each cell: `(from cell, window)`, `None` for horizontal moves.
     incoming: Vec<Vec<(u32, Option<u32>)>>,
     perms_div: Divisor,
-    /// `weights[i] = (m-1-i)!`: the weight of the Lehmer digit of tile position `i`; one
-    /// spare entry so the blank's (masked) contribution can index it.
-    weights: [u32; MAX_RANKED_CELLS + 1],
+    /// `weights[b][c]`: with the blank in cell `b`, the weight of the Lehmer digit of the tile
+    /// in cell `c`, `(m-1-i)!` for its tile position `i` (`c`, or `c - 1` after the blank).
+    /// One row per blank cell, so the rank's loop reads a weight instead of computing a
+    /// position.
+    weights: [[u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS],
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
+    /// The moves out of each cell (see [`Slot`]): the first `len` of four.
+    slots: Vec<([Slot; 4], u8)>,
+    /// Every window's rank changes, one after the other, after a 0 for [`Window::IDENTITY`].
+    deltas: Vec<i32>,
 }
+
+/// What [`RankSpace::tile_rank`]'s 4-bit counters start from: 1 for every tile, 0 for the
+/// blank (counter 0).
+const COUNTERS_START: u64 = 0x1111_1111_1111_1110;
+
+/// `SEEN[t]` for a tile `t >= 1`: a one in each 4-bit counter above `t` (see
+/// [`RankSpace::tile_rank`]); `SEEN[0]`, the blank, adds nothing.
+const SEEN: [u64; 16] = {
+    let mut seen = [0u64; 16];
+    let mut tile = 1;
+    while tile < 16 {
+        seen[tile] = (0x1111_1111_1111_1111u64 << (4 * tile)) << 4;
+        tile += 1;
+    }
+    seen
+};
 
 fn factorial(k: usize) -> u64 {
     (1..=k as u64).product()
@@ -135,6 +199,7 @@ impl RankSpace {
         let m = n - 1;
         let w = board.width();
         let mut windows = Vec::new();
+        let mut deltas = vec![0];
         let mut steps = Vec::with_capacity(n);
         for cell in 0..n {
             let mut from_here = Vec::new();
@@ -145,9 +210,9 @@ impl RankSpace {
                 let window = match mv {
                     Move::Left | Move::Right => None,
                     // The tile above moves down: tile positions to-..cell-1 rotate left.
-                    Move::Up => Some(window(m, to, w, true)),
+                    Move::Up => Some(window(m, to, w, true, &mut deltas)),
                     // The tile below moves up: tile positions cell..to-1 rotate right.
-                    Move::Down => Some(window(m, cell, w, false)),
+                    Move::Down => Some(window(m, cell, w, false, &mut deltas)),
                 };
                 let window = window.map(|win| {
                     windows.push(win);
@@ -168,9 +233,39 @@ impl RankSpace {
             }
         }
         let perms = factorial(m) as u32;
-        let mut weights = [0u32; MAX_RANKED_CELLS + 1];
-        for (i, weight) in weights.iter_mut().enumerate().take(m) {
-            *weight = factorial(m - 1 - i) as u32;
+        let slots = steps
+            .iter()
+            .enumerate()
+            .map(|(cell, from_here)| {
+                // Slots past the cell's moves are never read.
+                let unused = Slot {
+                    mv: Move::Up,
+                    to: cell as u32,
+                    base: cell as u32 * perms,
+                    window: Window::IDENTITY,
+                    vertical: false,
+                };
+                let mut row = [unused; 4];
+                for (slot, step) in row.iter_mut().zip(from_here) {
+                    *slot = Slot {
+                        mv: step.mv,
+                        to: step.to,
+                        base: step.to * perms,
+                        window: step.window.map_or(Window::IDENTITY, |w| windows[w as usize]),
+                        vertical: step.window.is_some(),
+                    };
+                }
+                (row, from_here.len() as u8)
+            })
+            .collect();
+        let mut weights = [[0u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS];
+        for (blank, row) in weights.iter_mut().enumerate().take(n) {
+            for (cell, weight) in row.iter_mut().enumerate().take(n) {
+                if cell != blank {
+                    let position = cell - (cell > blank) as usize;
+                    *weight = factorial(m - 1 - position) as u32;
+                }
+            }
         }
         Ok(RankSpace {
             board,
@@ -180,6 +275,8 @@ impl RankSpace {
             perms_div: Divisor::new(perms),
             steps,
             windows,
+            slots,
+            deltas,
         })
     }
 
@@ -224,24 +321,56 @@ impl RankSpace {
     #[inline]
     pub(crate) fn full_index_of_cells(&self, cells: &[u8], blank: usize) -> (u32, bool) {
         debug_assert_eq!(cells.len(), self.board.cells());
-        let mut seen: u32 = 0;
+        // One copy of the loop per board size, unrolled: the 3x3 one is the tables' hot path.
+        let (rank, parity) = match cells.len() {
+            4 => self.tile_rank::<4>(cells, blank),
+            6 => self.tile_rank::<6>(cells, blank),
+            8 => self.tile_rank::<8>(cells, blank),
+            9 => self.tile_rank::<9>(cells, blank),
+            10 => self.tile_rank::<10>(cells, blank),
+            12 => self.tile_rank::<12>(cells, blank),
+            _ => self.tile_rank_other_board(cells, blank),
+        };
+        (blank as u32 * self.perms + rank, parity)
+    }
+
+    /// The Lehmer rank of the tiles of `cells` (the blank, in cell `blank`, left out) and the
+    /// parity of its digits, for a board of exactly `N` cells.
+    ///
+    /// A tile's digit counts the smaller tiles still to come: the tiles smaller than `t` are
+    /// `t - 1`, less those already seen. The loop keeps that "1 + smaller tiles seen" for
+    /// every value at once, a 4-bit counter per value in one `u64` (at most 11 tiles, so at
+    /// most 12 counters of at most 12): seeing tile `t` adds one to the counters above `t`
+    /// (`SEEN[t]`), and a digit is `t` minus its counter, one shift and mask. The blank (0)
+    /// has counter 0 and adds nothing, so its digit is 0 without a test: the blank's cell is
+    /// random, a branch on it would be mispredicted. No popcount either: the baseline x86-64
+    /// target lacks the instruction and would emulate it in a dozen.
+    #[inline(always)]
+    fn tile_rank<const N: usize>(&self, cells: &[u8], blank: usize) -> (u32, bool) {
+        let cells: &[u8; N] = cells.first_chunk().expect("the caller matched the length");
+        let weights = &self.weights[blank.min(MAX_RANKED_CELLS - 1)];
+        let mut counters: u64 = COUNTERS_START;
         let mut rank: u32 = 0;
-        let mut inversions: u32 = 0;
-        // Branch-free over all cells: the blank's cell is random, so skipping it with a branch
-        // would be mispredicted half the time. Its contribution is masked to zero instead, and
-        // cells after it take the weight of one position earlier.
+        let mut digits: u32 = 0;
         for (cell, &tile) in cells.iter().enumerate() {
-            let is_tile = (tile != 0) as u32;
-            let value = (tile as u32).wrapping_sub(1) & 31;
-            let below = (1u32 << value).wrapping_sub(1);
-            // The Lehmer digit: smaller tiles still to come = value - smaller tiles already seen.
-            let digit = (value - (seen & below).count_ones()) * is_tile;
-            let position = cell - (cell > blank) as usize;
-            rank += digit * self.weights[position];
-            inversions += digit;
-            seen |= (1 << value) * is_tile;
+            let tile = (tile & 15) as u32;
+            let digit = tile.wrapping_sub(((counters >> (4 * tile)) & 15) as u32);
+            rank = rank.wrapping_add(digit.wrapping_mul(weights[cell % MAX_RANKED_CELLS]));
+            digits = digits.wrapping_add(digit);
+            counters = counters.wrapping_add(SEEN[tile as usize]);
         }
-        (blank as u32 * self.perms + rank, inversions & 1 == 1)
+        (rank, digits & 1 == 1)
+    }
+
+    /// [`RankSpace::tile_rank`] of a state of a board too large for any rank space: a
+    /// meaningless number, but no panic (see [`RankSpace::index`]).
+    #[cold]
+    #[inline(never)]
+    fn tile_rank_other_board(&self, cells: &[u8], blank: usize) -> (u32, bool) {
+        let mut padded = [0u8; MAX_RANKED_CELLS];
+        let n = cells.len().min(MAX_RANKED_CELLS);
+        padded[..n].copy_from_slice(&cells[..n]);
+        self.tile_rank::<MAX_RANKED_CELLS>(&padded, blank)
     }
 
     /// The folded index of `state` in `0..n!/2` (states of one parity class never share
@@ -260,8 +389,7 @@ impl RankSpace {
     ///
     /// # Panics
     /// `state` must be on this space's board: debug builds assert it; in release builds a
-    /// state of another board gives a meaningless index, or panics (an index out of bounds)
-    /// for a board of more cells. Use [`rank`](Self::rank) where the board is not known.
+    /// state of another board gives a meaningless index, possibly out of range. Use [`rank`](Self::rank) where the board is not known.
     #[inline]
     pub fn index(&self, state: &State) -> u32 {
         self.full_index(state) >> 1
@@ -367,7 +495,32 @@ impl RankSpace {
     /// The tile rank after the vertical move of `window` from tile rank `perm`.
     #[inline(always)]
     pub(crate) fn rotate(&self, window: u32, perm: u32) -> u32 {
-        self.windows[window as usize].rotate(perm)
+        self.windows[window as usize].rotate(&self.deltas, perm)
+    }
+
+    /// The moves of the blank out of `cell`, in [`Move::ALL`] order (see [`Slot`]).
+    ///
+    /// # Panics
+    /// If `cell` is not a cell of the board.
+    #[inline(always)]
+    pub(crate) fn slots(&self, cell: u32) -> &[Slot] {
+        let (slots, len) = &self.slots[cell as usize];
+        &slots[..*len as usize]
+    }
+
+    /// The neighbour through `slot` of the state with tile rank `perm` (its blank in the
+    /// slot's cell): its full index and its tile rank.
+    #[inline(always)]
+    pub(crate) fn through(&self, slot: &Slot, perm: u32) -> (u32, u32) {
+        // A branch, not the identity window's arithmetic: a horizontal step of a walk then
+        // waits for no multiplication (the slots' kinds come in a fixed order, U D L R,
+        // which the branch predictor follows).
+        let next = if slot.vertical {
+            slot.window.rotate(&self.deltas, perm)
+        } else {
+            perm
+        };
+        (slot.base + next, next)
     }
 
     /// [`RankSpace::rotate`] for one window, looked up once: a loop over many tile ranks then
@@ -376,10 +529,10 @@ impl RankSpace {
     pub(crate) fn rotation(&self, window: u32) -> impl Fn(u32) -> u32 + '_ {
         // Copies, not a reference: a reference's fields would be reloaded after every store
         // the caller makes, since the compiler cannot rule out that the store changed them.
-        let win = &self.windows[window as usize];
-        let (below, span, delta) = (win.below, win.span, win.delta.as_slice());
+        let win = self.windows[window as usize];
+        let delta = &self.deltas[win.offset as usize..][..win.span as usize];
         move |perm| {
-            let digits = span.rem(below.div(perm));
+            let digits = win.digits(perm);
             perm.wrapping_add_signed(delta[digits as usize])
         }
     }
@@ -394,17 +547,10 @@ impl RankSpace {
     }
 }
 
-impl Window {
-    #[inline(always)]
-    fn rotate(&self, perm: u32) -> u32 {
-        let digits = self.span.rem(self.below.div(perm));
-        perm.wrapping_add_signed(self.delta[digits as usize])
-    }
-}
-
 /// The window of `len` Lehmer digits starting at tile position `start` (of `m` tiles), and the
 /// rank change for every value of its digits when its tiles rotate left (or right).
-fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
+/// The changes are appended to `deltas`.
+fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Vec<i32>) -> Window {
     // Digits of the window are ranks within the suffix of `suffix` tiles that starts at `start`.
     let suffix = m - start;
     let below = factorial(suffix - len);
@@ -412,7 +558,8 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
     // Opening a 12-cell table builds 16 windows of up to 7,920 codes each, so this loop is
     // allocation-free: the pool of unused tiles is a bit mask, and a digit is the rank of a
     // tile among those left (a popcount) or the tile of a rank among them (the d-th set bit).
-    let mut delta = Vec::with_capacity(span as usize);
+    let offset = deltas.len() as u32;
+    deltas.reserve(span as usize);
     let all: u32 = (1 << suffix) - 1;
     for code in 0..span {
         // Decode the window's digits (radices suffix, suffix-1, ..., last digit lowest).
@@ -446,12 +593,13 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool) -> Window {
             pool &= !(1 << v);
             new_code = new_code * (suffix - j) as u64 + d as u64;
         }
-        delta.push(((new_code as i64 - code as i64) * below as i64) as i32);
+        deltas.push(((new_code as i64 - code as i64) * below as i64) as i32);
     }
     Window {
         below: Divisor::new(below as u32),
-        span: Divisor::new(span as u32),
-        delta,
+        above: Divisor::new((below * span) as u32),
+        span: span as u32,
+        offset,
     }
 }
 
@@ -468,7 +616,70 @@ mod tests {
                 .chain([u32::MAX - 1, 479_001_599])
             {
                 assert_eq!(div.div(n), n / d, "{n} / {d}");
-                assert_eq!(div.rem(n), n % d, "{n} % {d}");
+            }
+        }
+    }
+
+    /// The rank as its definition reads: digit `i` counts the later tiles smaller than tile
+    /// `i`, weighted by `(m-1-i)!`; the parity is that of the digits' sum.
+    fn reference_full_index_and_parity(state: &State) -> (u32, bool) {
+        let tiles: Vec<u8> = state.cells().iter().copied().filter(|&t| t != 0).collect();
+        let m = tiles.len();
+        let mut rank = 0u64;
+        let mut digits = 0u64;
+        for (i, &tile) in tiles.iter().enumerate() {
+            let digit = tiles[i + 1..].iter().filter(|&&t| t < tile).count() as u64;
+            rank += digit * factorial(m - 1 - i);
+            digits += digit;
+        }
+        let full = state.blank() as u64 * factorial(m) + rank;
+        (full as u32, digits % 2 == 1)
+    }
+
+    #[test]
+    fn rank_matches_its_definition_on_every_state_of_boards_up_to_ten_cells() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5), (5, 2)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for full in 0..space.full_len() {
+                let state = space.state_at(full);
+                let expected = reference_full_index_and_parity(&state);
+                assert_eq!(space.full_index_and_parity(&state), expected, "{w}x{h} {state}");
+                assert_eq!(expected.0, full, "{w}x{h} {state}");
+            }
+        }
+    }
+
+    #[test]
+    fn rank_matches_its_definition_on_twelve_cell_boards() {
+        for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for full in (0..space.full_len()).step_by(9_973) {
+                let state = space.state_at(full);
+                let expected = reference_full_index_and_parity(&state);
+                assert_eq!(space.full_index_and_parity(&state), expected, "{w}x{h} {state}");
+                assert_eq!(expected.0, full, "{w}x{h} {state}");
+            }
+        }
+    }
+
+    #[test]
+    fn slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
+        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for full in 0..space.full_len() {
+                let (blank, perm) = (full / space.perms(), full % space.perms());
+                let mut expected = Vec::new();
+                space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
+                let through: Vec<(Move, u32)> = space
+                    .slots(blank)
+                    .iter()
+                    .map(|slot| {
+                        let (index, tiles) = space.through(slot, perm);
+                        assert_eq!(index, slot.to * space.perms() + tiles);
+                        (slot.mv, index)
+                    })
+                    .collect();
+                assert_eq!(through, expected, "{w}x{h} full index {full}");
             }
         }
     }

@@ -360,6 +360,14 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
         table.distance_checked(&near),
         Err(npuzzle::TableError::Inconsistent { .. })
     ));
+    // The walk from `near` (now at 2) steps to `far` (now at 1), whose neighbours have no 0.
+    assert_eq!(
+        table.solve_moves(&near),
+        Err(npuzzle::TableError::Inconsistent {
+            goal: goal(),
+            state: far
+        })
+    );
     assert!(table.verify_deep().is_err());
     assert!(
         table.distance_checked(&near).is_err(),
@@ -371,6 +379,54 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
         assert_eq!(
             valid.distance_checked(&state).unwrap(),
             valid.distance(&state).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_lazily_checked_table_answers_from_good_blocks_and_never_from_a_damaged_one() {
+    // 2x5: 1,814,400 entries, two blocks of 1 MiB; a byte of the second block is flipped.
+    let goal = State::goal(Board::new(5, 2).unwrap());
+    let mut bytes = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let built = Table::from_bytes(&bytes[..]).unwrap();
+    let (body, shift) = (built.header().len, built.header().block_shift);
+    assert_eq!(built.header().block_checksums.len(), 2);
+    let space = built.space().clone();
+    let in_block = |block: u32| space.unrank((block << shift) + 12_345, goal.parity_class());
+    let (good_state, damaged_state) = (in_block(0), in_block(1));
+    let good_distance = built.distance(&good_state).unwrap();
+    bytes[body + (1 << shift) + 7] ^= 1;
+    let lazy = Table::from_header(&bytes[..]).unwrap();
+    for _ in 0..2 {
+        assert_eq!(lazy.distance(&good_state).unwrap(), good_distance);
+        assert!(matches!(
+            lazy.distance(&damaged_state),
+            Err(npuzzle::TableError::Damaged { .. })
+        ));
+        assert!(lazy.solve_moves(&damaged_state).is_err());
+        assert!(lazy.entries().is_err());
+    }
+}
+
+#[test]
+fn a_walk_reading_block_by_block_takes_the_moves_of_a_walk_over_a_checked_body() {
+    // 2x5 has two blocks: a table opened on its header walks with a check per read until
+    // both blocks are checked, a table checked whole takes the fast walk; same moves.
+    let goal = State::goal(Board::new(5, 2).unwrap());
+    let bytes = Table::build(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let checked = Table::from_bytes(&bytes[..]).unwrap();
+    let space = checked.space().clone();
+    for index in (0..space.states()).step_by(7_919) {
+        let start = space.unrank(index, goal.parity_class());
+        let lazy = Table::from_header(&bytes[..]).unwrap();
+        assert_eq!(
+            lazy.solve_moves(&start).unwrap(),
+            checked.solve_moves(&start).unwrap(),
+            "{start}"
         );
     }
 }

@@ -1,5 +1,7 @@
 //! The exact distance table: a validated view over bytes, answering `distance` and `solve`.
 
+mod checks;
+mod descent;
 pub mod file;
 pub mod format;
 mod mismatch;
@@ -14,7 +16,8 @@ use crate::state::State;
 pub use format::{FormatError, Header};
 pub use mismatch::Mismatch;
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use checks::BlockChecks;
+use std::sync::atomic::Ordering;
 
 /// Why a table could not answer a question.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -46,45 +49,6 @@ pub enum TableError {
         /// The state with no closer neighbour.
         state: State,
     },
-}
-
-/// Whether each block of the body has been checked: unchecked, good or damaged. A table
-/// built in memory or validated whole starts with every block good.
-struct BlockChecks {
-    blocks: Vec<AtomicU8>,
-    /// Set once every block is good: the common case then costs one load of a flag that
-    /// sits beside the header, not a read of the block's state.
-    all_good: AtomicBool,
-    /// Set once every entry was found to agree with its neighbours' ([`Table::verify_deep`]):
-    /// a checked read then needs no neighbours.
-    all_consistent: AtomicBool,
-}
-
-const UNCHECKED: u8 = 0;
-const GOOD: u8 = 1;
-const DAMAGED: u8 = 2;
-
-impl BlockChecks {
-    fn all(blocks: usize, state: u8) -> BlockChecks {
-        BlockChecks {
-            blocks: (0..blocks).map(|_| AtomicU8::new(state)).collect(),
-            all_good: AtomicBool::new(state == GOOD),
-            all_consistent: AtomicBool::new(false),
-        }
-    }
-
-    /// Marks `block` good or damaged; the flag follows once every block is good.
-    fn set(&self, block: usize, state: u8) {
-        self.blocks[block].store(state, Ordering::Relaxed);
-        if state == GOOD
-            && self
-                .blocks
-                .iter()
-                .all(|b| b.load(Ordering::Relaxed) == GOOD)
-        {
-            self.all_good.store(true, Ordering::Relaxed);
-        }
-    }
 }
 
 /// An exact distance table over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
@@ -151,7 +115,7 @@ impl Table<Vec<u8>> {
         data.truncate(len + states);
         data[..len].copy_from_slice(&encoded);
         let header = format::decode_header(&data).expect("an encoded header decodes");
-        Ok(Table::with_checks(data, header, space, GOOD))
+        Ok(Table::with_checks(data, header, space, true))
     }
 }
 
@@ -184,19 +148,19 @@ impl<D: AsRef<[u8]>> Table<D> {
             width: header.board().width() as u8,
             height: header.board().height() as u8,
         })?;
-        Ok(Table::with_checks(data, header, space, UNCHECKED))
+        Ok(Table::with_checks(data, header, space, false))
     }
 
-    fn with_checks(data: D, header: Header, space: RankSpace, state: u8) -> Table<D> {
+    fn with_checks(data: D, header: Header, space: RankSpace, checked: bool) -> Table<D> {
         let goal_class = header.goal.parity_class();
-        let checks = BlockChecks::all(header.block_checksums.len(), state);
+        let checks = BlockChecks::new(header.block_checksums.len(), checked);
         Table {
             data,
             header,
             space,
             goal_class,
             checks,
-            body_checked: state == GOOD,
+            body_checked: checked,
         }
     }
 
@@ -207,8 +171,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The first [`FormatError`] found.
     pub fn verify_body(&self) -> Result<(), FormatError> {
         format::verify_body(&self.header, self.raw_body())?;
-        for block in 0..self.checks.blocks.len() {
-            self.checks.set(block, GOOD);
+        for block in 0..self.checks.len() {
+            self.checks.set_good(block);
         }
         Ok(())
     }
@@ -259,7 +223,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     /// [`TableError::Damaged`] if a block fails its checksum or the histogram differs.
     pub fn entries(&self) -> Result<&[u8], TableError> {
-        if !self.checks.all_good.load(Ordering::Relaxed) {
+        if !self.checks.all_good() {
             self.verify_body().map_err(|damage| self.damaged(damage))?;
         }
         Ok(self.raw_body())
@@ -273,11 +237,15 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     /// The entry at folded index `index`, checking its block on first use.
-    #[inline]
+    ///
+    /// The hot path is a test of a plain field (a body checked whole before the table was
+    /// handed out: every table of at most 10 cells), else one relaxed load of the block's bit,
+    /// and one bounds-checked byte read; the check itself is out of line.
+    #[inline(always)]
     fn entry(&self, index: u32) -> Result<u8, TableError> {
-        if !self.body_checked && !self.checks.all_good.load(Ordering::Relaxed) {
+        if !self.body_checked {
             let block = (index >> self.header.block_shift) as usize;
-            if self.checks.blocks[block].load(Ordering::Relaxed) != GOOD {
+            if !self.checks.is_good(block) {
                 self.check_block(block)?;
             }
         }
@@ -285,11 +253,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     #[cold]
+    #[inline(never)]
     fn check_block(&self, block: usize) -> Result<(), TableError> {
-        let result = format::verify_block(&self.header, self.raw_body(), block);
-        let state = if result.is_ok() { GOOD } else { DAMAGED };
-        self.checks.set(block, state);
-        result.map_err(|damage| self.damaged(damage))
+        format::verify_block(&self.header, self.raw_body(), block)
+            .map_err(|damage| self.damaged(damage))?;
+        self.checks.set_good(block);
+        Ok(())
     }
 
     /// The full index of `state` if it can reach the goal, else `None`.
@@ -416,6 +385,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         };
         let mut depth = self.entry(full >> 1)?;
+        if self.body_checked || self.checks.all_good() {
+            return descent::moves_to_goal(&self.space, self.raw_body(), full, depth)
+                .map(Some)
+                .map_err(|stuck| TableError::Inconsistent {
+                    goal: self.header.goal,
+                    state: self.space.state_at(stuck),
+                });
+        }
+        // Some blocks are not checked yet: each read checks its block on first use.
         let mut moves = Vec::with_capacity(depth as usize);
         let mut damage = None;
         while depth > 0 {
