@@ -251,7 +251,9 @@ impl RankSpace {
                         mv: step.mv,
                         to: step.to,
                         base: step.to * perms,
-                        window: step.window.map_or(Window::IDENTITY, |w| windows[w as usize]),
+                        window: step
+                            .window
+                            .map_or(Window::IDENTITY, |w| windows[w as usize]),
                         vertical: step.window.is_some(),
                     };
                 }
@@ -638,12 +640,25 @@ mod tests {
 
     #[test]
     fn rank_matches_its_definition_on_every_state_of_boards_up_to_ten_cells() {
-        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5), (5, 2)] {
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (4, 2),
+            (2, 4),
+            (3, 3),
+            (2, 5),
+            (5, 2),
+        ] {
             let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
             for full in 0..space.full_len() {
                 let state = space.state_at(full);
                 let expected = reference_full_index_and_parity(&state);
-                assert_eq!(space.full_index_and_parity(&state), expected, "{w}x{h} {state}");
+                assert_eq!(
+                    space.full_index_and_parity(&state),
+                    expected,
+                    "{w}x{h} {state}"
+                );
                 assert_eq!(expected.0, full, "{w}x{h} {state}");
             }
         }
@@ -656,7 +671,11 @@ mod tests {
             for full in (0..space.full_len()).step_by(9_973) {
                 let state = space.state_at(full);
                 let expected = reference_full_index_and_parity(&state);
-                assert_eq!(space.full_index_and_parity(&state), expected, "{w}x{h} {state}");
+                assert_eq!(
+                    space.full_index_and_parity(&state),
+                    expected,
+                    "{w}x{h} {state}"
+                );
                 assert_eq!(expected.0, full, "{w}x{h} {state}");
             }
         }

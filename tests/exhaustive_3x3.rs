@@ -150,9 +150,11 @@ fn every_step_of_a_walk_is_the_first_move_in_u_d_l_r_order_to_a_closer_state() {
         let start = space().unrank(index, goal.parity_class());
         let mut state = start;
         for mv in table().solve_moves(&start).unwrap().unwrap() {
-            let first_closer = Move::ALL
-                .into_iter()
-                .find(|&m| state.apply(m).is_some_and(|n| distance(&n) + 1 == distance(&state)));
+            let first_closer = Move::ALL.into_iter().find(|&m| {
+                state
+                    .apply(m)
+                    .is_some_and(|n| distance(&n) + 1 == distance(&state))
+            });
             assert_eq!(Some(mv), first_closer, "{start}, at {state}");
             state = state.apply(mv).unwrap();
         }
