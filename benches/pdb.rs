@@ -25,7 +25,11 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[path = "support/korf.rs"]
+mod korf;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use korf::{korf_instances, Korf};
 use npuzzle::heuristic::{LinearConflict, PatternHeuristic};
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::idastar;
@@ -142,34 +146,16 @@ fn step(c: &mut Criterion) {
     group.finish();
 }
 
-/// Korf's 100 (data/korf100.txt): id, start, published optimal length, Korf's 1985 nodes.
-fn korf_instances() -> Vec<(u32, State, usize, u64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
-    let text = std::fs::read_to_string(path).expect("data/korf100.txt is committed");
-    let board = Board::new(4, 4).expect("4x4");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let f: Vec<u64> = line
-                .split_whitespace()
-                .map(|x| x.parse().expect("numbers"))
-                .collect();
-            let tiles: Vec<u8> = f[1..17].iter().map(|&t| t as u8).collect();
-            let start = State::from_tiles(board, &tiles).expect("valid instance");
-            (f[0] as u32, start, f[17] as usize, f[19])
-        })
-        .collect()
-}
-
 /// Solves every instance once with `h`, checking the optimal lengths; returns the nodes.
-fn check<H: Heuristic>(h: &H, set: &[(u32, State, usize, u64)]) -> u64 {
+fn check<H: Heuristic>(h: &H, set: &[Korf]) -> u64 {
     set.iter()
-        .map(|(id, start, optimal, _)| {
-            let result = idastar(start, h, Limits::default());
+        .map(|k| {
+            let result = idastar(&k.start, h, Limits::default());
             assert_eq!(
                 result.solution().expect("solvable").len(),
-                *optimal,
-                "instance {id}"
+                k.optimal,
+                "instance {}",
+                k.id
             );
             result.expanded
         })
@@ -177,9 +163,9 @@ fn check<H: Heuristic>(h: &H, set: &[(u32, State, usize, u64)]) -> u64 {
 }
 
 /// The timed loop: IDA* on every instance of `set`.
-fn solve<H: Heuristic>(h: &H, set: &[(u32, State, usize, u64)]) {
-    for (_, start, _, _) in set {
-        black_box(idastar(black_box(start), h, Limits::default()));
+fn solve<H: Heuristic>(h: &H, set: &[Korf]) {
+    for k in set {
+        black_box(idastar(black_box(&k.start), h, Limits::default()));
     }
 }
 
@@ -190,7 +176,7 @@ fn korf(c: &mut Criterion) {
     let instances = korf_instances();
     let first: Vec<_> = instances[..10].to_vec();
     let mut easiest = instances.clone();
-    easiest.sort_by_key(|i| i.3);
+    easiest.sort_by_key(|k| k.korf_nodes);
     easiest.truncate(10);
     eprintln!(
         "nodes expanded per run: easiest 10: 6-6-3 {}, linear conflict {}; first 10: 6-6-3 {}, 6-6-3 plain {}",

@@ -19,7 +19,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "support/korf.rs"]
+mod korf;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use korf::{korf_instances, Korf};
 use npuzzle::heuristic::{LinearConflict, Manhattan};
 use npuzzle::search::{astar, idastar};
 use npuzzle::{Board, BuildOptions, Limits, State, Table};
@@ -133,36 +137,6 @@ fn three_by_three(c: &mut Criterion) {
         })
     });
     group.finish();
-}
-
-#[derive(Clone, Copy)]
-struct Korf {
-    id: u32,
-    start: State,
-    optimal: usize,
-    korf_nodes: u64,
-}
-
-fn korf_instances() -> Vec<Korf> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
-    let text = std::fs::read_to_string(path).expect("data/korf100.txt is committed");
-    let board = Board::new(4, 4).expect("4x4 is supported");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let f: Vec<u64> = line
-                .split_whitespace()
-                .map(|x| x.parse().expect("numbers"))
-                .collect();
-            let tiles: Vec<u8> = f[1..17].iter().map(|&t| t as u8).collect();
-            Korf {
-                id: f[0] as u32,
-                start: State::from_tiles(board, &tiles).expect("valid instance"),
-                optimal: f[17] as usize,
-                korf_nodes: f[19],
-            }
-        })
-        .collect()
 }
 
 /// Every instance once, timed, with totals (only with `NPUZZLE_KORF=all`).

@@ -650,34 +650,29 @@ mod tests {
             (2, 5),
             (5, 2),
         ] {
-            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
-            for full in 0..space.full_len() {
-                let state = space.state_at(full);
-                let expected = reference_full_index_and_parity(&state);
-                assert_eq!(
-                    space.full_index_and_parity(&state),
-                    expected,
-                    "{w}x{h} {state}"
-                );
-                assert_eq!(expected.0, full, "{w}x{h} {state}");
-            }
+            assert_rank_matches_its_definition(w, h, 1);
+        }
+    }
+
+    /// Checks the rank against its definition on every `step`-th state of the `w`x`h` board.
+    fn assert_rank_matches_its_definition(w: usize, h: usize, step: usize) {
+        let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+        for full in (0..space.full_len()).step_by(step) {
+            let state = space.state_at(full);
+            let expected = reference_full_index_and_parity(&state);
+            assert_eq!(
+                space.full_index_and_parity(&state),
+                expected,
+                "{w}x{h} {state}"
+            );
+            assert_eq!(expected.0, full, "{w}x{h} {state}");
         }
     }
 
     #[test]
     fn rank_matches_its_definition_on_twelve_cell_boards() {
         for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
-            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
-            for full in (0..space.full_len()).step_by(9_973) {
-                let state = space.state_at(full);
-                let expected = reference_full_index_and_parity(&state);
-                assert_eq!(
-                    space.full_index_and_parity(&state),
-                    expected,
-                    "{w}x{h} {state}"
-                );
-                assert_eq!(expected.0, full, "{w}x{h} {state}");
-            }
+            assert_rank_matches_its_definition(w, h, 9_973);
         }
     }
 
