@@ -209,6 +209,15 @@ impl PatternHeuristic {
         format!("{}{reflected}", sizes.join("-"))
     }
 
+    /// The change of `tile`'s Manhattan distance when it slides from `from` to `to`, as a
+    /// wrapping `u16` (negative when it comes closer), as [`advance`](Self::advance) takes it.
+    /// The masks keep every index inside the 32-entry rows without a bounds check.
+    #[inline(always)]
+    fn manhattan_change(&self, tile: u8, from: usize, to: usize) -> u16 {
+        let row = &self.manhattan[tile as usize & 31];
+        (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16)
+    }
+
     /// Lookup `side` (0 plain, 1 reflected) of `node` after `tile` moved from `from` to `to`
     /// (`cells` after the move): the moved tile's pattern gets its new rank, code and value.
     /// `manhattan` is the tile's change of Manhattan distance, as a wrapping `u16`.
@@ -286,8 +295,7 @@ impl Heuristic for PatternHeuristic {
         to: usize,
     ) -> (PatternNode, u32) {
         let mut next = *node;
-        let row = &self.manhattan[tile as usize & 31];
-        let manhattan = (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16);
+        let manhattan = self.manhattan_change(tile, from, to);
         self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
         if self.lookups.len() == 2 {
             self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
@@ -311,8 +319,7 @@ impl Heuristic for PatternHeuristic {
         to: usize,
         limit: u32,
     ) -> Bounded<PatternNode> {
-        let row = &self.manhattan[tile as usize & 31];
-        let manhattan = (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16);
+        let manhattan = self.manhattan_change(tile, from, to);
         let mut floor = node.sum;
         for (side, lookup) in self.lookups.iter().enumerate() {
             let p = lookup.delta.pattern(tile);
