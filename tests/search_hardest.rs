@@ -2,8 +2,8 @@
 //! goal `1 2 ... 15 0`). The fast tier checks the file: 17 distinct positions, each solvable
 //! and no admissible estimate above 80. The long tier (`cargo test --release -- --ignored`;
 //! reported as ignored otherwise) builds the 6-6-3 databases for this goal in memory and
-//! solves the first position with IDA* and 6-6-3 + reflection, checking 80 moves that reach the goal: about a billion nodes, two to three
-//! minutes here. `NPUZZLE_HARDEST=all` solves all 17 (most of an hour with 6-6-3).
+//! solves the first position with IDA* and 6-6-3 + reflection, checking 80 moves that reach
+//! the goal: about a billion nodes, two to three minutes here. `NPUZZLE_HARDEST=all` solves all 17 (most of an hour with 6-6-3).
 
 use std::collections::HashSet;
 
