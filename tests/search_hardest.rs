@@ -3,7 +3,8 @@
 //! and no admissible estimate above 80. The long tier (`cargo test --release -- --ignored`;
 //! reported as ignored otherwise) builds the 6-6-3 databases for this goal in memory and
 //! solves the first position with IDA* and 6-6-3 + reflection, checking 80 moves that reach
-//! the goal: about a billion nodes, two to three minutes here. `NPUZZLE_HARDEST=all` solves all 17 (most of an hour with 6-6-3).
+//! the goal: about a billion nodes, two to three minutes here. `NPUZZLE_HARDEST=all` solves
+//! all 17 (most of an hour with 6-6-3).
 
 use std::collections::HashSet;
 
