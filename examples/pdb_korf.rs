@@ -1,6 +1,7 @@
 //! Solves Korf's 15-puzzles (data/korf100.txt) or Korf and Felner's 24-puzzles
 //! (data/korf50_24.txt) with IDA* and the pattern databases of a data directory, one line per
-//! instance (length, nodes, time, node rate) and the totals, opening time included.
+//! instance (length, nodes expanded and generated, time, node rate) and the totals, opening
+//! time included.
 //!
 //! ```text
 //! cargo run --release --example pdb_korf -- DATA_DIR 4x4 [COUNT|all|IDS]   # 7-8 or 6-6-3
@@ -62,8 +63,8 @@ fn main() {
         "databases: {which}, opened in {:.3} s",
         opened.as_secs_f64()
     );
-    println!("id\tlength\toptimal\tnodes\tpublished_nodes\ttime_s\tMnodes_per_s");
-    let (mut nodes, mut time) = (0u64, 0f64);
+    println!("id\tlength\toptimal\texpanded\tgenerated\tpublished_nodes\ttime_s\tMnodes_per_s");
+    let (mut nodes, mut generated, mut time) = (0u64, 0u64, 0f64);
     for r in &rows {
         let tiles: Vec<u8> = r[1..=n].iter().map(|&t| t as u8).collect();
         let start = State::from_tiles(board, &tiles).unwrap();
@@ -72,18 +73,20 @@ fn main() {
         assert_eq!(length, r[n + 1], "instance {}", r[0]);
         let t = result.elapsed.as_secs_f64();
         println!(
-            "{}\t{length}\t{}\t{}\t{}\t{t:.3}\t{:.1}",
+            "{}\t{length}\t{}\t{}\t{}\t{}\t{t:.3}\t{:.1}",
             r[0],
             r[n + 1],
             result.expanded,
+            result.generated,
             r.get(n + 3).map_or("-".to_string(), u64::to_string),
             result.expanded as f64 / t / 1e6
         );
         nodes += result.expanded;
+        generated += result.generated;
         time += t;
     }
     println!(
-        "total: {} instances, {nodes} nodes, search {time:.2} s, with opening {:.2} s, {:.1} M nodes/s",
+        "total: {} instances, {nodes} expanded, {generated} generated, search {time:.2} s, with opening {:.2} s, {:.1} M nodes/s",
         rows.len(),
         time + opened.as_secs_f64(),
         nodes as f64 / time / 1e6
