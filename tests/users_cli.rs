@@ -432,3 +432,58 @@ fn missing_pattern_databases_are_explained_by_the_library_and_the_cli_names_the_
         "{err}"
     );
 }
+
+/// Korf's instance 1 (57 moves): a 15-puzzle whose 6-6-3 databases are built on first use.
+const FIFTEEN: [&str; 4] = [
+    "distance",
+    "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+    "--goal",
+    "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+];
+
+#[test]
+fn pattern_databases_built_on_first_use_are_named_with_their_size_and_time() {
+    let dir = data_dir();
+    let out = npuzzle(dir.path(), &FIFTEEN);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "57\n");
+    let err = stderr(&out);
+    let notes: Vec<&str> = err.lines().collect();
+    assert_eq!(notes.len(), 3, "one note per database of 6-6-3: {err:?}");
+    for note in notes {
+        assert!(
+            note.starts_with("npuzzle: note: built pattern database ")
+                && note.contains("-pdb-")
+                && note.contains(" bytes) in ")
+                && note.ends_with(" s (first use)"),
+            "{note:?}"
+        );
+    }
+    // Off a terminal, no progress bar is drawn.
+    assert!(!err.contains("placements"), "{err:?}");
+}
+
+#[test]
+fn on_a_terminal_a_pattern_database_built_on_first_use_shows_its_progress() {
+    let dir = data_dir();
+    let quoted: Vec<String> = FIFTEEN.iter().map(|a| format!("'{a}'")).collect();
+    let command = format!(
+        "'{}' --data-dir '{}' {}",
+        env!("CARGO_BIN_EXE_npuzzle"),
+        dir.path().display(),
+        quoted.join(" ")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("building the 4x4 pattern database [4, 5, 8, 9, 12, 13]")
+            && shown.contains("/5765760 placements"),
+        "{shown:?}"
+    );
+    assert!(shown.contains("note: built pattern database "), "{shown:?}");
+    assert!(shown.contains("57\r\n"), "{shown:?}");
+}

@@ -134,19 +134,7 @@ fn build_databases(
         .map_err(|e| Failure::usage(format!("cannot start the generator's threads: {e}")))?;
     let terminal = std::io::stderr().is_terminal();
     for tiles in &groups {
-        let bar = if terminal {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} placements, {elapsed}",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            Some(bar)
-        } else {
-            None
-        };
+        let bar = terminal.then(super::context::pattern_bar);
         let label = format!("{} pattern {:?}", partition, tiles);
         let began = Instant::now();
         let db = pool

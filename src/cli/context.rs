@@ -142,51 +142,103 @@ impl From<AnswerError> for Failure {
     }
 }
 
-/// Tells the user, on stderr, that a table is being built and what came of it: a spinner on a
-/// terminal while a large table builds, then one note with the path, size and time.
+/// Tells the user, on stderr, that a table or pattern database is being built and what came of
+/// it: a spinner (a table) or a progress bar (a database) on a terminal while a large one
+/// builds, then one note with the path, size and time.
 #[derive(Default)]
 struct BuildProgress {
-    /// When the current build began, and its spinner if one is shown.
-    current: Mutex<Option<(Instant, Option<ProgressBar>)>>,
+    /// The build under way: when it began, its bar if one is shown, and what it builds.
+    current: Mutex<Option<Build>>,
+}
+
+/// A build under way.
+struct Build {
+    began: Instant,
+    bar: Option<ProgressBar>,
+    what: &'static str,
 }
 
 /// Tables of at least this many states get a spinner on a terminal (about a second to build).
 const SPINNER_STATES: u64 = 10_000_000;
 
+/// The bar of a pattern database build, `{msg}` naming the pattern and its layer; shared by the
+/// builds on first use and `npuzzle build --pdb`.
+pub(crate) fn pattern_bar() -> ProgressBar {
+    ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} placements, {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    )
+}
+
 impl BuildProgress {
     fn report(&self, event: SourceEvent<'_>) {
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let terminal = std::io::stderr().is_terminal();
         match event {
             SourceEvent::Building { goal, states } => {
-                let spinner =
-                    (states >= SPINNER_STATES && std::io::stderr().is_terminal()).then(|| {
-                        let bar = ProgressBar::new_spinner().with_style(
-                            ProgressStyle::with_template("npuzzle: {spinner} {msg} {elapsed}")
-                                .expect("a valid template"),
-                        );
-                        bar.set_message(format!(
-                            "building the {} table for goal {goal} ({states} states, {} MB)",
-                            goal.board(),
-                            states.div_ceil(1_000_000)
-                        ));
-                        bar.enable_steady_tick(std::time::Duration::from_millis(200));
-                        bar
-                    });
-                *current = Some((Instant::now(), spinner));
+                let bar = (states >= SPINNER_STATES && terminal).then(|| {
+                    let bar = ProgressBar::new_spinner().with_style(
+                        ProgressStyle::with_template("npuzzle: {spinner} {msg} {elapsed}")
+                            .expect("a valid template"),
+                    );
+                    bar.set_message(format!(
+                        "building the {} table for goal {goal} ({states} states, {} MB)",
+                        goal.board(),
+                        states.div_ceil(1_000_000)
+                    ));
+                    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+                    bar
+                });
+                *current = Some(Build {
+                    began: Instant::now(),
+                    bar,
+                    what: "table",
+                });
+            }
+            SourceEvent::BuildingPattern {
+                goal,
+                tiles,
+                entries,
+            } => {
+                let bar = terminal.then(|| {
+                    let bar = pattern_bar();
+                    bar.set_length(entries);
+                    bar.set_message(format!(
+                        "npuzzle: building the {} pattern database {tiles:?}",
+                        goal.board()
+                    ));
+                    bar
+                });
+                *current = Some(Build {
+                    began: Instant::now(),
+                    bar,
+                    what: "pattern database",
+                });
+            }
+            SourceEvent::PatternProgress(p) => {
+                if let Some(bar) = current.as_ref().and_then(|b| b.bar.as_ref()) {
+                    bar.set_length(p.entries);
+                    bar.set_position(p.reached);
+                }
             }
             SourceEvent::Notice(notice) => {
                 let taken = current.take();
-                let elapsed = taken.as_ref().map(|(began, _)| began.elapsed());
-                if let Some((_, Some(bar))) = taken {
-                    bar.finish_and_clear();
-                }
-                let time =
-                    elapsed.map_or(String::new(), |e| format!(" in {:.2} s", e.as_secs_f64()));
+                let (time, what) = match taken {
+                    Some(build) => {
+                        if let Some(bar) = build.bar {
+                            bar.finish_and_clear();
+                        }
+                        let secs = build.began.elapsed().as_secs_f64();
+                        (format!(" in {secs:.2} s"), build.what)
+                    }
+                    None => (String::new(), "table"),
+                };
                 match notice {
                     Notice::Built { path } => {
                         let size = std::fs::metadata(path).map_or(0, |m| m.len());
                         eprintln!(
-                            "npuzzle: note: built table {} ({size} bytes){time} (first use)",
+                            "npuzzle: note: built {what} {} ({size} bytes){time} (first use)",
                             path.display()
                         );
                     }
