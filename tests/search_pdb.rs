@@ -1,6 +1,7 @@
 //! IDA* with additive pattern databases on Korf's 15-puzzles (and the 24-puzzle when asked):
 //! the fast tier builds 6-6-3 in memory (seconds) and solves the ten easiest of Korf's 100,
-//! checking the published optimal lengths. The long tier (`cargo test --release -- --ignored`) adds all 100.
+//! checking the published optimal lengths. The long tier (`cargo test --test search_pdb --
+//! --ignored`) adds all 100: about 15 s on two cores, so `.ci/run` runs it after `cargo test`.
 
 #[allow(dead_code)] // this binary uses only the Korf helpers
 mod common;
@@ -82,7 +83,7 @@ fn the_6_6_3_bound_never_exceeds_the_published_optimum_and_reflection_only_raise
 }
 
 #[test]
-#[ignore = "long tier: all 100 Korf instances take a minute or more; run with -- --ignored"]
+#[ignore = "long tier: all 100 Korf instances (about 15 s; CI runs it); run with -- --ignored"]
 fn long_tier_all_100_korf_instances_with_6_6_3() {
     solve_korf(100, korf_6_6_3());
 }
