@@ -256,6 +256,41 @@ fn compare_reports_gave_up_rows_under_a_small_limit() {
 }
 
 #[test]
+fn compare_with_all_heuristics_on_4x4_adds_the_pattern_databases_by_name() {
+    // Korf's goal; the databases (6-6-3) are built on first use, as for `solve`.
+    let (output, _dir) = npuzzle(&[
+        "compare",
+        "4 1 2 3 5 6 10 7 8 9 14 11 12 13 0 15",
+        "--goal",
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "--all-heuristics",
+        "-f",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    // No table: 4 heuristics x (astar, idastar, greedy) + bfs + iddfs.
+    assert_eq!(rows.len(), 14, "{json}");
+    let length = |algorithm: &str, heuristic: Option<&str>| {
+        let row = rows
+            .iter()
+            .find(|r| r["algorithm"] == algorithm && r["heuristic"].as_str() == heuristic)
+            .unwrap_or_else(|| panic!("no {algorithm} {heuristic:?} row in {json}"));
+        row["length"].as_u64().expect("solved")
+    };
+    let pdb = Some("pdb 4x4 6-6-3 + reflection");
+    for algorithm in ["astar", "idastar"] {
+        assert_eq!(
+            length(algorithm, pdb),
+            length("bfs", None),
+            "{algorithm} with databases is optimal"
+        );
+    }
+    assert!(length("greedy", pdb) >= length("bfs", None));
+}
+
+#[test]
 fn unsolvable_pairs_exit_1_with_the_reason() {
     for args in [
         vec!["solve", "213456780", "-a", "astar"],

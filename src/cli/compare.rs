@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, HeuristicKind, How, NoAnswer, Solution, State};
+use npuzzle::{Answer, HeuristicKind, How, Method, NoAnswer, Solution, State};
 
 use super::args::{CompareArgs, CompareFormat};
 use super::input::{start_and_goal, unsolvable_reason};
@@ -63,8 +63,15 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
         return Err(Failure::negative(unsolvable_reason(&start, &goal)));
     }
     let limits = limits(&args.limit, DEFAULT_LIMITS);
+    let oracle = context.oracle();
     let heuristics: Vec<HeuristicKind> = if args.all_heuristics {
-        HeuristicKind::ALL.to_vec()
+        // Pattern databases too, where the goal has some (on 4x4, 6-6-3 is built on first
+        // use, as for `solve`).
+        let mut all = HeuristicKind::ALL.to_vec();
+        if oracle.pattern_databases(&goal)?.is_some() {
+            all.push(HeuristicKind::PatternDatabase);
+        }
+        all
     } else {
         vec![args
             .heuristic
@@ -72,7 +79,6 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
     };
     let mut rows = Vec::new();
     let mut exact = None;
-    let oracle = context.oracle();
     if !args.no_table && oracle.uses_table(start.board()) {
         let began = Instant::now();
         let answer = oracle.solve(&start, &goal, How::table())?;
@@ -137,9 +143,16 @@ fn row(
     let solution = answer.value.as_ref().ok();
     Row {
         algorithm: algorithm.name().to_string(),
-        heuristic: algorithm
-            .uses_heuristic()
-            .then(|| heuristic.name().to_string()),
+        // Pattern databases are named with their partition: `pdb 6-6-3 + reflection`.
+        heuristic: match answer.method {
+            Method::Search {
+                databases: Some(databases),
+                ..
+            } => Some(format!("{} {databases}", heuristic.name())),
+            _ => algorithm
+                .uses_heuristic()
+                .then(|| heuristic.name().to_string()),
+        },
         length: solution.map(|s| s.len()),
         optimal: solution.and_then(|s| match exact {
             Some(d) => Some(s.len() == d as usize),
@@ -186,9 +199,12 @@ fn print_text(
     if !limit.is_empty() {
         writeln!(out, "each search gives up after {limit}")?;
     }
+    // As wide as the longest name (`pdb 6-6-6-6 + reflection`), at least 15.
+    let named = rows.iter().filter_map(|r| r.heuristic.as_deref());
+    let width = named.map(str::len).max().unwrap_or(0).max(15);
     writeln!(
         out,
-        "{:<9} {:<15} {:>19} {:>8} {:>12} {:>12} {:>12}",
+        "{:<9} {:<width$} {:>19} {:>8} {:>12} {:>12} {:>12}",
         "algorithm", "heuristic", "length", "optimal", "expanded", "generated", "time ms"
     )?;
     for row in rows {
@@ -205,7 +221,7 @@ fn print_text(
         };
         writeln!(
             out,
-            "{:<9} {:<15} {:>19} {:>8} {:>12} {:>12} {:>12.3}",
+            "{:<9} {:<width$} {:>19} {:>8} {:>12} {:>12} {:>12.3}",
             row.algorithm,
             row.heuristic.as_deref().unwrap_or("-"),
             length,
