@@ -463,27 +463,25 @@ fn a_goal_on_a_board_without_tables_is_answered_by_search() {
 
 #[test]
 fn on_a_terminal_a_long_run_shows_progress_on_stderr() {
-    // `script` (util-linux) runs the command with a pseudo-terminal as its stdout and stderr,
-    // and copies what was shown to its own stdout. (Piped runs stay quiet: see
-    // `clean_input_exits_0_with_nothing_on_stderr`.)
+    // `common::on_a_terminal` runs it with a pseudo-terminal as its stdout and stderr. (Piped
+    // runs stay quiet: see `clean_input_exits_0_with_nothing_on_stderr`.)
     let dir = data_dir();
     let input = dir.path().join("in.txt");
     let output = dir.path().join("out.csv");
     let lines = 3_000_000;
     std::fs::write(&input, b"867254301\n".repeat(lines)).unwrap();
-    let command = format!(
-        "'{}' --data-dir '{}' batch '{}' --threads 1 -o '{}'",
-        env!("CARGO_BIN_EXE_npuzzle"),
-        dir.path().display(),
-        input.display(),
-        output.display()
+    let (code, shown) = common::on_a_terminal(
+        dir.path(),
+        &[
+            "batch",
+            input.to_str().unwrap(),
+            "--threads",
+            "1",
+            "-o",
+            output.to_str().unwrap(),
+        ],
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert_eq!(code, Some(0), "{shown}");
     assert!(
         shown.contains("lines answered") && !shown.contains("MiB"),
         "a progress bar counting lines answered, not bytes read: {shown:?}"

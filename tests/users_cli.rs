@@ -318,24 +318,13 @@ fn an_installed_copy_never_writes_into_the_checkout() {
 
 #[test]
 fn on_a_terminal_verify_counts_the_answers_judged() {
-    // `script` (util-linux) gives the run a terminal, as in batch_cli's progress test.
     let dir = data_dir();
     let input = dir.path().join("answers.csv");
     let mut text = String::from("start,moves\n");
     text.push_str(&"123456708,R\n".repeat(400_000));
     std::fs::write(&input, text).unwrap();
-    let command = format!(
-        "'{}' --data-dir '{}' verify '{}'",
-        env!("CARGO_BIN_EXE_npuzzle"),
-        dir.path().display(),
-        input.display()
-    );
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let (code, shown) = common::on_a_terminal(dir.path(), &["verify", input.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{shown}");
     assert!(shown.contains("answers judged"), "{shown:?}");
     assert!(shown.contains("verified 400,000 answers"), "{shown:?}");
 }
@@ -357,23 +346,10 @@ const LONG_SEARCH: [&str; 9] = [
 #[test]
 fn on_a_terminal_a_long_search_shows_nodes_and_its_bound_then_clears_the_line() {
     let dir = data_dir();
-    let quoted: Vec<String> = LONG_SEARCH
-        .iter()
-        .chain(&["2500ms"])
-        .map(|a| format!("'{a}'"))
-        .collect();
-    let command = format!(
-        "'{}' --data-dir '{}' {}",
-        env!("CARGO_BIN_EXE_npuzzle"),
-        dir.path().display(),
-        quoted.join(" ")
-    );
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "gives up at the limit: {shown}");
+    let mut args = LONG_SEARCH.to_vec();
+    args.push("2500ms");
+    let (code, shown) = common::on_a_terminal(dir.path(), &args);
+    assert_eq!(code, Some(1), "gives up at the limit: {shown}");
     let live: Vec<&str> = shown
         .split('\r')
         .filter(|part| part.contains("searching: "))
@@ -466,19 +442,8 @@ fn pattern_databases_built_on_first_use_are_named_with_their_size_and_time() {
 #[test]
 fn on_a_terminal_a_pattern_database_built_on_first_use_shows_its_progress() {
     let dir = data_dir();
-    let quoted: Vec<String> = FIFTEEN.iter().map(|a| format!("'{a}'")).collect();
-    let command = format!(
-        "'{}' --data-dir '{}' {}",
-        env!("CARGO_BIN_EXE_npuzzle"),
-        dir.path().display(),
-        quoted.join(" ")
-    );
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let (code, shown) = common::on_a_terminal(dir.path(), &FIFTEEN);
+    assert_eq!(code, Some(0), "{shown}");
     assert!(
         shown.contains("building the 4x4 pattern database [4, 5, 8, 9, 12, 13]")
             && shown.contains("/5765760 placements"),

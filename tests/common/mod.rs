@@ -110,3 +110,25 @@ pub fn output_within(mut command: Command, input: &str, limit: std::time::Durati
     }
     child.wait_with_output().expect("the binary finishes")
 }
+
+/// Runs `npuzzle --data-dir DIR ARGS` on a terminal, through `script` (util-linux), and
+/// returns its exit code and everything it showed (stdout and stderr together, as a terminal
+/// shows them, with the progress bars' carriage returns and escapes).
+#[allow(dead_code)] // not every test binary needs a terminal
+pub fn on_a_terminal(data_dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let command = format!(
+        "'{}' --data-dir '{}' {}",
+        env!("CARGO_BIN_EXE_npuzzle"),
+        data_dir.display(),
+        quoted.join(" ")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) gives the run a terminal: install util-linux");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
