@@ -160,6 +160,9 @@ pub struct RankSpace {
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
+    /// Each window's `below`, the tile ranks over which its digits stay the same (see
+    /// [`RankSpace::runs`]).
+    belows: Vec<u32>,
     /// The moves out of each cell (see [`Slot`]): the first `len` of four.
     slots: Vec<([Slot; 4], u8)>,
     /// Every window's rank changes, one after the other, after a 0 for [`Window::IDENTITY`].
@@ -199,6 +202,7 @@ impl RankSpace {
         let m = n - 1;
         let w = board.width();
         let mut windows = Vec::new();
+        let mut belows = Vec::new();
         let mut deltas = vec![0];
         let mut steps = Vec::with_capacity(n);
         for cell in 0..n {
@@ -214,8 +218,9 @@ impl RankSpace {
                     // The tile below moves up: tile positions cell..to-1 rotate right.
                     Move::Down => Some(window(m, cell, w, false, &mut deltas)),
                 };
-                let window = window.map(|win| {
+                let window = window.map(|(win, below)| {
                     windows.push(win);
+                    belows.push(below);
                     (windows.len() - 1) as u32
                 });
                 from_here.push(Step {
@@ -277,6 +282,7 @@ impl RankSpace {
             perms_div: Divisor::new(perms),
             steps,
             windows,
+            belows,
             slots,
             deltas,
         })
@@ -539,6 +545,17 @@ impl RankSpace {
         }
     }
 
+    /// The vertical move of `window` as *runs*: `(below, changes)`. The window's digits of a
+    /// tile rank are the same over each run of `below` tile ranks, and runs take the window's
+    /// digit values in turn, `changes.len()` of them, before they repeat; every rank of a run
+    /// changes by the same amount, the run's entry of `changes` (a multiple of `below`). So the
+    /// move carries a run of consecutive ranks onto a run of consecutive ranks.
+    pub(crate) fn runs(&self, window: u32) -> (u32, &[i32]) {
+        let win = self.windows[window as usize];
+        let changes = &self.deltas[win.offset as usize..][..win.span as usize];
+        (self.belows[window as usize], changes)
+    }
+
     #[inline(always)]
     fn step_index(&self, step: &Step, perm: u32) -> u32 {
         let next_perm = match step.window {
@@ -552,7 +569,13 @@ impl RankSpace {
 /// The window of `len` Lehmer digits starting at tile position `start` (of `m` tiles), and the
 /// rank change for every value of its digits when its tiles rotate left (or right).
 /// The changes are appended to `deltas`.
-fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Vec<i32>) -> Window {
+fn window(
+    m: usize,
+    start: usize,
+    len: usize,
+    rotate_left: bool,
+    deltas: &mut Vec<i32>,
+) -> (Window, u32) {
     // Digits of the window are ranks within the suffix of `suffix` tiles that starts at `start`.
     let suffix = m - start;
     let below = factorial(suffix - len);
@@ -597,12 +620,13 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Ve
         }
         deltas.push(((new_code as i64 - code as i64) * below as i64) as i32);
     }
-    Window {
+    let window = Window {
         below: Divisor::new(below as u32),
         above: Divisor::new((below * span) as u32),
         span: span as u32,
         offset,
-    }
+    };
+    (window, below as u32)
 }
 
 #[cfg(test)]
@@ -694,6 +718,34 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(through, expected, "{w}x{h} full index {full}");
+            }
+        }
+    }
+
+    #[test]
+    fn runs_move_every_tile_rank_as_rotate_does_on_boards_up_to_ten_cells() {
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (4, 2),
+            (2, 4),
+            (3, 3),
+            (2, 5),
+            (5, 2),
+        ] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for window in 0..space.windows.len() as u32 {
+                let (below, changes) = space.runs(window);
+                let run_count = space.perms() / below;
+                assert_eq!(run_count * below, space.perms(), "{w}x{h} window {window}");
+                for (run, &change) in changes.iter().cycle().take(run_count as usize).enumerate() {
+                    assert_eq!(change % below as i32, 0, "{w}x{h} window {window}");
+                    for perm in run as u32 * below..(run as u32 + 1) * below {
+                        let moved = perm.wrapping_add_signed(change);
+                        assert_eq!(space.rotate(window, perm), moved, "{w}x{h} {window} {perm}");
+                    }
+                }
             }
         }
     }
