@@ -123,6 +123,81 @@ pub(crate) struct Slot {
     vertical: bool,
 }
 
+/// Tile ranks below `2^NARROW_BITS` (boards of at most 10 cells: `9! < 2^19`) have
+/// [`NarrowSlot`]s.
+const NARROW_BITS: u32 = 19;
+
+/// A [`NarrowSlot`]'s division of `n` by `d` is `(n * ceil(2^NARROW_SHIFT / d)) >>
+/// NARROW_SHIFT`. Exact for `n, d < 2^19`: with the constant `(2^40 + e) / d`, `0 <= e < d`,
+/// the product over `2^40` is `n / d + n * e / (d * 2^40)`, and `n * e < 2^38` keeps the excess
+/// below `1 / d`, which the fraction of `n / d` never fills; the product stays below `2^59`.
+const NARROW_SHIFT: u32 = 40;
+
+/// [`Slot`] for boards of at most 10 cells: 32 bytes, four to a cell, so a walk finds a cell's
+/// row by a shift, and each of the window's divisions is one 64-bit multiplication and a
+/// shift (see [`NARROW_SHIFT`]), where [`Divisor`] needs a 128-bit one and a mask for a divisor
+/// of 1: one step of a descent waits for two of them. A cell with fewer than four moves is
+/// padded with slots that stay (the neighbour is the state itself, never one closer), so a walk
+/// reads four without a length.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NarrowSlot {
+    /// The constants dividing by the move's window's `below` and `above` (see [`Window`]).
+    below: u64,
+    above: u64,
+    span: u32,
+    /// Where the window's rank changes start in [`RankSpace`]'s `deltas`.
+    offset: u32,
+    /// `to * (n-1)!`: the full index of the blank in `to` with tile rank 0.
+    base: u32,
+    /// The blank's cell after the move.
+    pub(crate) to: u8,
+    /// The move.
+    pub(crate) mv: Move,
+    /// Whether the move is vertical (a horizontal one keeps the tile rank).
+    vertical: bool,
+}
+
+/// The [`NarrowSlot`]s of each cell, from the moves out of each cell (`steps`), the windows
+/// and their `below`s, and `perms`, `(n-1)!`.
+fn narrow_slots(
+    steps: &[Vec<Step>],
+    windows: &[Window],
+    belows: &[u32],
+    perms: u32,
+) -> Vec<[NarrowSlot; 4]> {
+    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(d as u64);
+    let slot = |mv, to: u32, window: Option<u32>| {
+        let (below, above, span, offset) = match window {
+            Some(w) => {
+                let (win, below) = (windows[w as usize], belows[w as usize]);
+                (below, below * win.span, win.span, win.offset)
+            }
+            None => (1, 1, 1, 0),
+        };
+        NarrowSlot {
+            below: magic(below),
+            above: magic(above),
+            span,
+            offset,
+            base: to * perms,
+            to: to as u8,
+            mv,
+            vertical: window.is_some(),
+        }
+    };
+    steps
+        .iter()
+        .enumerate()
+        .map(|(cell, from_here)| {
+            let mut row = [slot(Move::Up, cell as u32, None); 4];
+            for (narrow, step) in row.iter_mut().zip(from_here) {
+                *narrow = slot(step.mv, step.to, step.window);
+            }
+            row
+        })
+        .collect()
+}
+
 /// One precomputed move of the blank from one cell.
 #[derive(Clone, Debug)]
 struct Step {
@@ -165,6 +240,8 @@ pub struct RankSpace {
     belows: Vec<u32>,
     /// The moves out of each cell (see [`Slot`]): the first `len` of four.
     slots: Vec<([Slot; 4], u8)>,
+    /// [`NarrowSlot`]s of each cell, on boards of at most 10 cells; empty on larger ones.
+    narrow_slots: Vec<[NarrowSlot; 4]>,
     /// Every window's rank changes, one after the other, after a 0 for [`Window::IDENTITY`].
     deltas: Vec<i32>,
 }
@@ -265,6 +342,11 @@ impl RankSpace {
                 (row, from_here.len() as u8)
             })
             .collect();
+        let narrow_slots = if perms < 1 << NARROW_BITS {
+            narrow_slots(&steps, &windows, &belows, perms)
+        } else {
+            Vec::new()
+        };
         let mut weights = [[0u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS];
         for (blank, row) in weights.iter_mut().enumerate().take(n) {
             for (cell, weight) in row.iter_mut().enumerate().take(n) {
@@ -284,6 +366,7 @@ impl RankSpace {
             windows,
             belows,
             slots,
+            narrow_slots,
             deltas,
         })
     }
@@ -481,6 +564,13 @@ impl RankSpace {
         })
     }
 
+    /// The blank cell and the tile rank of full index `full`, without a hardware division.
+    #[inline(always)]
+    pub(crate) fn split(&self, full: u32) -> (u32, u32) {
+        let blank = self.perms_div.div(full);
+        (blank, full - blank * self.perms)
+    }
+
     /// Tile ranks per blank cell, `(n-1)!`: the length of one blank cell's block of full
     /// indices (`full = blank * perms + perm`).
     pub(crate) fn perms(&self) -> u32 {
@@ -514,6 +604,25 @@ impl RankSpace {
     pub(crate) fn slots(&self, cell: u32) -> &[Slot] {
         let (slots, len) = &self.slots[cell as usize];
         &slots[..*len as usize]
+    }
+
+    /// The [`NarrowSlot`]s of every cell, four per cell, on boards of at most 10 cells; `None`
+    /// on larger ones.
+    pub(crate) fn narrow_slots(&self) -> Option<&[[NarrowSlot; 4]]> {
+        (!self.narrow_slots.is_empty()).then_some(&self.narrow_slots[..])
+    }
+
+    /// [`RankSpace::through`] for a [`NarrowSlot`] of this space.
+    #[inline(always)]
+    pub(crate) fn through_narrow(&self, slot: &NarrowSlot, perm: u32) -> (u32, u32) {
+        let next = if slot.vertical {
+            let div = |magic: u64| ((perm as u64 * magic) >> NARROW_SHIFT) as u32;
+            let digits = div(slot.below) - div(slot.above) * slot.span;
+            perm.wrapping_add_signed(self.deltas[(slot.offset + digits) as usize])
+        } else {
+            perm
+        };
+        (slot.base + next, next)
     }
 
     /// The neighbour through `slot` of the state with tile rank `perm` (its blank in the
@@ -747,6 +856,52 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn narrow_slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (4, 2),
+            (2, 4),
+            (3, 3),
+            (2, 5),
+            (5, 2),
+        ] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            let rows = space.narrow_slots().expect("boards of at most 10 cells");
+            assert_eq!(rows.len(), w * h);
+            for full in 0..space.full_len() {
+                let (blank, perm) = space.split(full);
+                assert_eq!((blank, perm), (full / space.perms(), full % space.perms()));
+                let mut expected = Vec::new();
+                space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
+                let row = &rows[blank as usize];
+                let through: Vec<(Move, u32)> = row
+                    .iter()
+                    .map(|slot| {
+                        let (index, tiles) = space.through_narrow(slot, perm);
+                        assert_eq!(index, slot.to as u32 * space.perms() + tiles);
+                        (slot.mv, index)
+                    })
+                    .collect();
+                // The moves, then slots that stay.
+                assert_eq!(
+                    through[..expected.len()],
+                    expected,
+                    "{w}x{h} full index {full}"
+                );
+                for &(_, index) in &through[expected.len()..] {
+                    assert_eq!(index, full, "{w}x{h} full index {full}");
+                }
+            }
+        }
+        for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            assert!(space.narrow_slots().is_none(), "{w}x{h}");
         }
     }
 

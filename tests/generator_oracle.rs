@@ -235,4 +235,28 @@ fn the_3x4_table_is_complete_and_consistent() {
     assert_eq!(header.counts.iter().sum::<u64>(), header.entries);
     assert_eq!(header.max_depth, 53);
     assert_eq!(table.first_inconsistent_entry(), None);
+    // A table built in memory walks with the 12-cell slots (boards of at most 10 cells have
+    // narrow ones): every step goes one closer, by the first such move in U D L R order.
+    let space = table.space().clone();
+    let mut rng = SplitMix64::new(12);
+    for _ in 0..200 {
+        let start = space.unrank(rng.below(space.states() as u64) as u32, goal.parity_class());
+        let mut state = start;
+        let moves = table.solve_moves(&start).unwrap().unwrap();
+        assert_eq!(
+            moves.len(),
+            table.distance(&start).unwrap().unwrap() as usize
+        );
+        for mv in moves {
+            let distance = |s: &State| table.distance(s).unwrap().unwrap();
+            let first_closer = npuzzle::Move::ALL.into_iter().find(|&m| {
+                state
+                    .apply(m)
+                    .is_some_and(|n| distance(&n) + 1 == distance(&state))
+            });
+            assert_eq!(Some(mv), first_closer, "{start}, at {state}");
+            state = state.apply(mv).unwrap();
+        }
+        assert_eq!(state, goal, "{start}");
+    }
 }
