@@ -771,18 +771,21 @@ mod tests {
         (full as u32, digits % 2 == 1)
     }
 
+    /// Every board of at most 10 cells, the ones with narrow slots.
+    const UP_TO_TEN_CELLS: [(usize, usize); 8] = [
+        (2, 2),
+        (3, 2),
+        (2, 3),
+        (4, 2),
+        (2, 4),
+        (3, 3),
+        (2, 5),
+        (5, 2),
+    ];
+
     #[test]
     fn rank_matches_its_definition_on_every_state_of_boards_up_to_ten_cells() {
-        for (w, h) in [
-            (2, 2),
-            (3, 2),
-            (2, 3),
-            (4, 2),
-            (2, 4),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-        ] {
+        for (w, h) in UP_TO_TEN_CELLS {
             assert_rank_matches_its_definition(w, h, 1);
         }
     }
@@ -810,39 +813,47 @@ mod tests {
     }
 
     #[test]
-    fn slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
-        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5)] {
+    fn slots_and_narrow_slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
+        for (w, h) in UP_TO_TEN_CELLS {
             let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            let rows = space.narrow_slots().expect("boards of at most 10 cells");
+            assert_eq!(rows.len(), w * h);
             for full in 0..space.full_len() {
-                let (blank, perm) = (full / space.perms(), full % space.perms());
+                let (blank, perm) = space.split(full);
+                assert_eq!((blank, perm), (full / space.perms(), full % space.perms()));
                 let mut expected = Vec::new();
                 space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
-                let through: Vec<(Move, u32)> = space
-                    .slots(blank)
-                    .iter()
-                    .map(|slot| {
-                        let (index, tiles) = space.through(slot, perm);
-                        assert_eq!(index, slot.to * space.perms() + tiles);
-                        (slot.mv, index)
-                    })
+                let check = |mv: Move, to: u32, (index, tiles): (u32, u32)| {
+                    assert_eq!(index, to * space.perms() + tiles, "{w}x{h} {full}");
+                    (mv, index)
+                };
+                let slots = space.slots(blank).iter();
+                let through: Vec<(Move, u32)> = slots
+                    .map(|slot| check(slot.mv, slot.to, space.through(slot, perm)))
                     .collect();
                 assert_eq!(through, expected, "{w}x{h} full index {full}");
+                let narrow: Vec<(Move, u32)> = rows[blank as usize]
+                    .iter()
+                    .map(|slot| check(slot.mv, slot.to as u32, space.through_narrow(slot, perm)))
+                    .collect();
+                // The moves, then slots that stay.
+                let (moves, stays) = narrow.split_at(expected.len());
+                assert_eq!(moves, expected, "{w}x{h} full index {full}");
+                assert!(
+                    stays.iter().all(|&(_, index)| index == full),
+                    "{w}x{h} {full}"
+                );
             }
+        }
+        for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            assert!(space.narrow_slots().is_none(), "{w}x{h}");
         }
     }
 
     #[test]
     fn runs_move_every_tile_rank_as_rotate_does_on_boards_up_to_ten_cells() {
-        for (w, h) in [
-            (2, 2),
-            (3, 2),
-            (2, 3),
-            (4, 2),
-            (2, 4),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-        ] {
+        for (w, h) in UP_TO_TEN_CELLS {
             let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
             for window in 0..space.windows.len() as u32 {
                 let (below, changes) = space.runs(window);
@@ -856,52 +867,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn narrow_slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
-        for (w, h) in [
-            (2, 2),
-            (3, 2),
-            (2, 3),
-            (4, 2),
-            (2, 4),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-        ] {
-            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
-            let rows = space.narrow_slots().expect("boards of at most 10 cells");
-            assert_eq!(rows.len(), w * h);
-            for full in 0..space.full_len() {
-                let (blank, perm) = space.split(full);
-                assert_eq!((blank, perm), (full / space.perms(), full % space.perms()));
-                let mut expected = Vec::new();
-                space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
-                let row = &rows[blank as usize];
-                let through: Vec<(Move, u32)> = row
-                    .iter()
-                    .map(|slot| {
-                        let (index, tiles) = space.through_narrow(slot, perm);
-                        assert_eq!(index, slot.to as u32 * space.perms() + tiles);
-                        (slot.mv, index)
-                    })
-                    .collect();
-                // The moves, then slots that stay.
-                assert_eq!(
-                    through[..expected.len()],
-                    expected,
-                    "{w}x{h} full index {full}"
-                );
-                for &(_, index) in &through[expected.len()..] {
-                    assert_eq!(index, full, "{w}x{h} full index {full}");
-                }
-            }
-        }
-        for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
-            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
-            assert!(space.narrow_slots().is_none(), "{w}x{h}");
         }
     }
 

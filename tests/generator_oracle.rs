@@ -5,7 +5,7 @@
 
 mod oracles;
 
-use oracles::{plain_bfs, SMALL_BOARDS};
+use oracles::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
 
 use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
@@ -241,22 +241,9 @@ fn the_3x4_table_is_complete_and_consistent() {
     let mut rng = SplitMix64::new(12);
     for _ in 0..200 {
         let start = space.unrank(rng.below(space.states() as u64) as u32, goal.parity_class());
-        let mut state = start;
         let moves = table.solve_moves(&start).unwrap().unwrap();
-        assert_eq!(
-            moves.len(),
-            table.distance(&start).unwrap().unwrap() as usize
-        );
-        for mv in moves {
-            let distance = |s: &State| table.distance(s).unwrap().unwrap();
-            let first_closer = npuzzle::Move::ALL.into_iter().find(|&m| {
-                state
-                    .apply(m)
-                    .is_some_and(|n| distance(&n) + 1 == distance(&state))
-            });
-            assert_eq!(Some(mv), first_closer, "{start}, at {state}");
-            state = state.apply(mv).unwrap();
-        }
-        assert_eq!(state, goal, "{start}");
+        let distance = |s: &State| table.distance(s).unwrap().unwrap();
+        assert_eq!(moves.len(), distance(&start) as usize);
+        assert_first_closer_moves(start, goal, &moves, distance);
     }
 }
