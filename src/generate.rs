@@ -17,21 +17,31 @@
 //!   horizontal successors of a layer are one source block OR-ed, 64 pairs per word operation,
 //!   into the destination block. A vertical move rotates a window of Lehmer digits; each
 //!   frontier state's successor is computed with `RankSpace::rotate` and its bit set without
-//!   a test.
+//!   a test. Where the window's digits sit above many others, the move shifts whole runs of
+//!   consecutive pairs by the same amount ([`RankSpace::runs`]): a dense layer then moves 64
+//!   pairs per word operation there too.
 //! - Half of all successors lie in the layer before (every edge is seen from both ends). For
 //!   vertical moves, the costly kind, each block keeps per incoming vertical move the states
 //!   its layer got *through* that move ("came via"); the opposite move from those states leads
 //!   back, so they are masked out of the source words before any rotation. Every rotation
 //!   computed then lands in the new layer.
 //!
+//! The layers near both ends hold a few hundred states in blocks of hundreds of words (3x3)
+//! to hundreds of thousands (3x4), so every block keeps *marks*, a bit per word that may be
+//! non-zero: a sparse layer is expanded and claimed through its marked words instead of swept.
+//! A dense layer is swept, and its distance bytes are written 8 at a time from the new
+//! layer's word (no branch per state: a bit walk's exit is mispredicted on every word).
+//!
 //! Each task owns one destination block (the blank's cell after the move): it reads any block
 //! of the current layer but writes only its own layer block, its own "came via" blocks and its
 //! own distance bytes, so blocks run in parallel on rayon without atomics or locks, and the
 //! result is the same for any number of threads (tests compare the bytes). The depth counts
-//! come from the layers' sizes, so the distance bytes are written once each and never read.
+//! come from the layers' sizes, so each distance byte is written once and never read to
+//! decide anything (an 8-byte write keeps the bytes beside the new ones as they were).
 //!
 //! Memory: the distance bytes plus `n!/2` bits of layers, `(n-1)!/2` bits per vertical move
-//! (both directions) and `(n-1)!/2` bits of pair parities: 240 MB + 30 + 45 + 2.5 MB on 3x4.
+//! (both directions) and `(n-1)!/2` bits of pair parities: 240 MB + 30 + 45 + 2.5 MB on 3x4;
+//! the marks add one bit per 64 (1.2 MB on 3x4).
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
@@ -161,12 +171,78 @@ fn colour(space: &RankSpace, cell: usize) -> usize {
     (cell / width + cell % width) % 2
 }
 
+/// One block's bits (a bit per pair) and a summary of its words, the *marks*: bit `w` of
+/// `marks` clear means word `w` is zero. The first and last layers hold a few hundred states
+/// in blocks of hundreds of words (3x3) to hundreds of thousands (3x4); with the marks they are
+/// walked word by word where they are set instead of swept whole.
+#[derive(Default)]
+struct Marked {
+    bits: BitVec<u64, Lsb0>,
+    marks: Vec<u64>,
+    /// The marks are not kept (a block filled by a dense expansion): any word may be non-zero.
+    unmarked: bool,
+}
+
+impl Marked {
+    /// An empty block of `pairs` bits.
+    fn new(pairs: usize) -> Marked {
+        let bits = BitVec::<u64, Lsb0>::repeat(false, pairs);
+        let marks = vec![0; bits.as_raw_slice().len().div_ceil(64)];
+        Marked {
+            bits,
+            marks,
+            unmarked: false,
+        }
+    }
+
+    /// Sets bit `pair` and its word's mark.
+    fn set(&mut self, pair: usize) {
+        self.bits.set(pair, true);
+        self.marks[pair / 4096] |= 1 << (pair / 64 % 64);
+    }
+
+    /// Clears every bit: the marked words only, unless the marks are not kept.
+    fn clear(&mut self) {
+        let words = self.bits.as_raw_mut_slice();
+        if self.unmarked {
+            words.fill(0);
+        } else {
+            for_each_marked(&self.marks, |w| words[w] = 0);
+        }
+        self.marks.fill(0);
+        self.unmarked = false;
+    }
+}
+
+/// Calls `visit` with the index of every word whose mark is set, in increasing order.
+#[inline(always)]
+fn for_each_marked(marks: &[u64], mut visit: impl FnMut(usize)) {
+    for (m, &mark) in marks.iter().enumerate() {
+        let mut todo = mark;
+        while todo != 0 {
+            visit(64 * m + todo.trailing_zeros() as usize);
+            todo &= todo - 1;
+        }
+    }
+}
+
+/// A source block of at most `1 / SPARSE` as many states as it has words is expanded through
+/// its marks; a denser one is swept.
+const SPARSE: usize = 4;
+
+/// Runs of fewer pairs are rotated state by state.
+const RUN_MIN: usize = 8;
+
+/// A source block is expanded run by run when it holds at least this many states per 64-bit
+/// piece of a run.
+const RUN_DENSITY: usize = 2;
+
 /// What one task of a layer owns: a destination cell, its layer block (layer `d - 1` in, the
 /// new layer out), its "came via" blocks and its distance bytes.
 struct Job<'a> {
     cell: usize,
-    layer: BitVec<u64, Lsb0>,
-    via: Vec<BitVec<u64, Lsb0>>,
+    layer: Marked,
+    via: Vec<Marked>,
     entries: &'a mut [u8],
 }
 
@@ -195,21 +271,20 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 .collect()
         })
         .collect();
-    let empty = || BitVec::<u64, Lsb0>::repeat(false, pairs);
     // Layer `d` in the blocks of one colour, layer `d - 1` in the others.
-    let mut layers: Vec<BitVec<u64, Lsb0>> = (0..cells).map(|_| empty()).collect();
+    let mut layers: Vec<Marked> = (0..cells).map(|_| Marked::new(pairs)).collect();
     // `via[c][j]`: the states of `c`'s layer reached by its `j`th vertical incoming move.
-    let mut via: Vec<Vec<BitVec<u64, Lsb0>>> = verticals
+    let mut via: Vec<Vec<Marked>> = verticals
         .iter()
-        .map(|moves| moves.iter().map(|_| empty()).collect())
+        .map(|moves| moves.iter().map(|_| Marked::new(pairs)).collect())
         .collect();
     let mut blocks: Vec<&mut [u8]> = entries.chunks_mut(pairs).collect();
 
     let start = space.full_index(goal) as usize;
     let (start_cell, start_pair) = (start / (2 * pairs), (start % (2 * pairs)) >> 1);
-    layers[start_cell].set(start_pair, true);
+    layers[start_cell].set(start_pair);
     blocks[start_cell][start_pair] = 0;
-    // States of the current layer in each block: empty blocks are not swept.
+    // States of the current layer in each block: empty blocks are not expanded.
     let mut sizes = vec![0u64; cells];
     sizes[start_cell] = 1;
     let mut counts = vec![1u64];
@@ -234,22 +309,21 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
             .map(|job| {
                 let vertical = &verticals[job.cell];
                 for (out, m) in job.via.iter_mut().zip(vertical) {
-                    let came = via[m.from][m.back].as_raw_slice();
-                    let out = out.as_raw_mut_slice();
-                    out.fill(0);
-                    if sizes[m.from] > 0 {
-                        let rotate = space.rotation(m.window);
-                        let (source, flip) = (layers[m.from].as_raw_slice(), flips[m.from]);
-                        expand(rotate, source, came, parities.as_raw_slice(), flip, out);
+                    out.clear();
+                    let size = sizes[m.from] as usize;
+                    if size > 0 {
+                        let came = via[m.from][m.back].bits.as_raw_slice();
+                        let low = (parities.as_raw_slice(), flips[m.from]);
+                        expand(space, m.window, (&layers[m.from], size), came, low, out);
                     }
                 }
-                let mut sources: Vec<&[u64]> = horizontals[job.cell]
+                let mut sources: Vec<&Marked> = horizontals[job.cell]
                     .iter()
                     .filter(|&&from| sizes[from] > 0)
-                    .map(|&from| layers[from].as_raw_slice())
+                    .map(|&from| &layers[from])
                     .collect();
-                sources.extend(job.via.iter().map(|v| v.as_raw_slice()));
-                claim(&sources, job.layer.as_raw_mut_slice(), job.entries, depth)
+                sources.extend(&job.via);
+                claim(&sources, &mut job.layer, job.entries, depth)
             })
             .collect();
         for (job, n) in jobs.into_iter().zip(reached) {
@@ -294,79 +368,254 @@ fn vertical_moves(space: &RankSpace, cell: usize) -> Vec<Vertical> {
         .collect()
 }
 
-/// Sets in `out` the successor, by one vertical move (`rotate`), of every state of a source
-/// block's layer that did not come *from* the destination by the opposite move (`came`): those
-/// successors are in the layer before, so skipping them halves the rotations without a test.
-/// `flip` turns the pair parities into the in-class low bit of the source block's tile ranks.
+/// Sets in `out` (cleared) the successor, by the vertical move of `window`, of every state of
+/// a source block's layer (`size` states) that did not come *from* the destination by the
+/// opposite move (`came`): those successors are in the layer before, so skipping them halves
+/// the work without a test. `low` is the pair parities and the flip that turns them into the
+/// in-class low bit of the source block's tile ranks.
+///
+/// A sparse source is read through its marks, a dense one run by run where the move's runs
+/// are long (see [`expand_runs`]), else word by word.
 fn expand(
+    space: &RankSpace,
+    window: u32,
+    (source, size): (&Marked, usize),
+    came: &[u64],
+    low: (&[u64], u64),
+    out: &mut Marked,
+) {
+    let words = source.bits.as_raw_slice();
+    let rotate = space.rotation(window);
+    let (below, changes) = space.runs(window);
+    let run = below as usize / 2;
+    // The 64-pair pieces of all runs: what a run-by-run expansion costs.
+    let pieces = source.bits.len() / run.max(1) * run.div_ceil(64);
+    if size * SPARSE <= words.len() {
+        expand_marked(rotate, source, came, low, out);
+    } else if run >= RUN_MIN && size >= RUN_DENSITY * pieces {
+        expand_runs(words, came, run, changes, out);
+    } else {
+        expand_swept(rotate, words, came, low, out);
+    }
+}
+
+/// [`expand`] of every word of the source, one rotation per state; `out`'s marks are not kept.
+fn expand_swept(
     rotate: impl Fn(u32) -> u32,
     source: &[u64],
     came: &[u64],
-    parities: &[u64],
-    flip: u64,
-    out: &mut [u64],
+    low: (&[u64], u64),
+    out: &mut Marked,
 ) {
-    for (w, ((&word, &came), &parity)) in source.iter().zip(came).zip(parities).enumerate() {
-        // Bit k: the low bit of the in-class tile rank of pair 64w + k.
-        let low = parity ^ flip;
-        let base = (w * 128) as u32;
-        let mut bits = word & !came;
-        while bits != 0 {
-            let k = bits.trailing_zeros();
-            let perm = base + 2 * k + ((low >> k) & 1) as u32;
-            let pair = (rotate(perm) >> 1) as usize;
-            out[pair / 64] |= 1 << (pair % 64);
-            bits &= bits - 1;
+    let bits = out.bits.as_raw_mut_slice();
+    for (w, (&word, &came)) in source.iter().zip(came).enumerate() {
+        expand_word::<false>(&rotate, w, word & !came, low, bits, &mut []);
+    }
+    out.unmarked = true;
+}
+
+/// [`expand`] of a sparse source block: only its marked words are read, one rotation per
+/// state, and `out`'s marks are kept.
+fn expand_marked(
+    rotate: impl Fn(u32) -> u32,
+    source: &Marked,
+    came: &[u64],
+    low: (&[u64], u64),
+    out: &mut Marked,
+) {
+    let (words, bits) = (source.bits.as_raw_slice(), out.bits.as_raw_mut_slice());
+    for_each_marked(&source.marks, |w| {
+        expand_word::<true>(&rotate, w, words[w] & !came[w], low, bits, &mut out.marks);
+    });
+}
+
+/// [`expand`] for a vertical move whose window's digits stay the same over runs of `run` pairs
+/// (see [`RankSpace::runs`]; `changes` are the tile rank's changes, twice the pairs'): the
+/// pairs of a run keep their order and their class bit, so a run of the source, less `came`,
+/// is OR-ed into `out` shifted by its change, 64 pairs per operation, with no rotation;
+/// `out`'s marks are not kept. On 3x3 the windows that start at the first two tiles (4 of the
+/// 12 vertical moves) have runs of 60 and 12 pairs; on 3x4 runs reach 20,160 pairs.
+fn expand_runs(source: &[u64], came: &[u64], run: usize, changes: &[i32], out: &mut Marked) {
+    let pairs = out.bits.len();
+    let out = {
+        out.unmarked = true;
+        out.bits.as_raw_mut_slice()
+    };
+    let mut from = 0;
+    while from < pairs {
+        for &change in changes {
+            let to = from.wrapping_add_signed(change as isize / 2);
+            let mut done = 0;
+            while done < run {
+                let len = (run - done).min(64);
+                let bits = bits_at(source, from + done) & !bits_at(came, from + done);
+                or_at(out, to + done, bits & (u64::MAX >> (64 - len)));
+                done += len;
+            }
+            from += run;
         }
+    }
+}
+
+/// The 64 bits of `words` from bit `at` on (zeros past the end).
+#[inline(always)]
+fn bits_at(words: &[u64], at: usize) -> u64 {
+    let (w, shift) = (at / 64, at % 64);
+    let high = words
+        .get(w + 1)
+        .map_or(0, |&next| (next << 1) << (63 - shift));
+    (words[w] >> shift) | high
+}
+
+/// ORs `bits` into `words` from bit `at` on (bits past the end must be zero).
+#[inline(always)]
+fn or_at(words: &mut [u64], at: usize, bits: u64) {
+    let (w, shift) = (at / 64, at % 64);
+    words[w] |= bits << shift;
+    if let Some(next) = words.get_mut(w + 1) {
+        *next |= (bits >> 1) >> (63 - shift);
+    }
+}
+
+/// Sets in `out` the successor of each pair of word `w` whose bit is set in `bits`, and with
+/// `MARK` their words' marks in `marks`.
+#[inline(always)]
+fn expand_word<const MARK: bool>(
+    rotate: &impl Fn(u32) -> u32,
+    w: usize,
+    mut bits: u64,
+    (parities, flip): (&[u64], u64),
+    out: &mut [u64],
+    marks: &mut [u64],
+) {
+    if bits == 0 {
+        return;
+    }
+    // Bit k: the low bit of the in-class tile rank of pair 64w + k.
+    let low = parities[w] ^ flip;
+    let base = (w * 128) as u32;
+    while bits != 0 {
+        let k = bits.trailing_zeros();
+        let perm = base + 2 * k + ((low >> k) & 1) as u32;
+        let pair = (rotate(perm) >> 1) as usize;
+        out[pair / 64] |= 1 << (pair % 64);
+        if MARK {
+            marks[pair / 4096] |= 1 << (pair / 64 % 64);
+        }
+        bits &= bits - 1;
     }
 }
 
 /// Replaces `layer` (the block's layer before the current one) by the new layer: the union of
 /// `sources` (successors of the current layer) minus the old layer; writes `depth` into the new
-/// states' distance bytes and returns how many there were.
-fn claim(sources: &[&[u64]], layer: &mut [u64], entries: &mut [u8], depth: u8) -> u64 {
+/// states' distance bytes, marks the new layer's words and returns how many states it has.
+fn claim(sources: &[&Marked], layer: &mut Marked, entries: &mut [u8], depth: u8) -> u64 {
+    // Where every source keeps its marks, only the words marked in a source or in the old
+    // layer can change.
+    let union = (!sources.iter().any(|s| s.unmarked)).then(|| {
+        let mut union = layer.marks.clone();
+        for source in sources {
+            for (u, &m) in union.iter_mut().zip(&source.marks) {
+                *u |= m;
+            }
+        }
+        union
+    });
+    fn words<'a>(s: &&'a Marked) -> &'a [u64] {
+        s.bits.as_raw_slice()
+    }
     // A few sources (1 to 4), each cut to the layer's length, so the word loop indexes them
     // without a bounds check.
+    let union = union.as_deref();
     match sources {
-        [a] => claim_from(&[a], layer, entries, depth),
-        [a, b] => claim_from(&[a, b], layer, entries, depth),
-        [a, b, c] => claim_from(&[a, b, c], layer, entries, depth),
-        [a, b, c, d] => claim_from(&[a, b, c, d], layer, entries, depth),
+        [a] => claim_from(&[a].map(words), union, layer, entries, depth),
+        [a, b] => claim_from(&[a, b].map(words), union, layer, entries, depth),
+        [a, b, c] => claim_from(&[a, b, c].map(words), union, layer, entries, depth),
+        [a, b, c, d] => claim_from(&[a, b, c, d].map(words), union, layer, entries, depth),
         _ => {
-            let union: Vec<u64> = (0..layer.len())
-                .map(|w| sources.iter().fold(0, |next, source| next | source[w]))
+            let len = layer.bits.as_raw_slice().len();
+            let all: Vec<u64> = (0..len)
+                .map(|w| sources.iter().fold(0, |next, s| next | words(s)[w]))
                 .collect();
-            claim_from(&[&union], layer, entries, depth)
+            claim_from(&[&all], union, layer, entries, depth)
         }
     }
 }
 
-/// [`claim`] for `K` sources.
+/// [`claim`] for `K` sources: the words marked in `union`, or every word without it.
 #[inline(always)]
 fn claim_from<const K: usize>(
     sources: &[&[u64]; K],
-    layer: &mut [u64],
+    union: Option<&[u64]>,
+    layer: &mut Marked,
     entries: &mut [u8],
     depth: u8,
 ) -> u64 {
-    let words = layer.len();
-    let sources = sources.map(|source| &source[..words]);
+    let words = layer.bits.as_raw_mut_slice();
+    let sources = sources.map(|source| &source[..words.len()]);
+    let marks = &mut layer.marks;
+    marks.fill(0);
+    let fill = u64::from_le_bytes([depth; 8]);
     let mut reached = 0;
-    for (w, (word, entries)) in layer.iter_mut().zip(entries.chunks_mut(64)).enumerate() {
+    let (len, bytes) = (words.len(), entries.len());
+    let mut claim_word = |w: usize, dense: bool| {
         let next = sources.iter().fold(0, |next, source| next | source[w]);
-        let new = next & !*word;
-        *word = new;
-        // Counted while the bits are walked: a popcount would be emulated in a dozen
-        // instructions on the baseline x86-64 target.
-        let mut bits = new;
-        while bits != 0 {
-            entries[bits.trailing_zeros() as usize] = depth;
-            reached += 1;
-            bits &= bits - 1;
+        let new = next & !words[w];
+        words[w] = new;
+        if new != 0 {
+            marks[w / 64] |= 1 << (w % 64);
+            let chunk = &mut entries[64 * w..(64 * w + 64).min(bytes)];
+            reached += write_depth(new, chunk, depth, fill, dense);
         }
+    };
+    match union {
+        Some(union) => for_each_marked(union, |w| claim_word(w, false)),
+        None => (0..len).for_each(|w| claim_word(w, true)),
     }
     reached
 }
+
+/// Writes `depth` into the bytes of `chunk` (64 distance bytes, fewer at a block's end) whose
+/// bits are set in `new`; returns how many. A `dense` word is written 8 bytes at a time
+/// without a branch per bit (a bit walk's exit is mispredicted on every word); a sparse one
+/// bit by bit.
+#[inline(always)]
+fn write_depth(new: u64, chunk: &mut [u8], depth: u8, fill: u64, dense: bool) -> u64 {
+    if let (true, Ok(chunk)) = (dense, <&mut [u8; 64]>::try_from(&mut *chunk)) {
+        for (j, bytes) in chunk.chunks_exact_mut(8).enumerate() {
+            let mask = SPREAD[((new >> (8 * j)) & 0xff) as usize];
+            let old = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            bytes.copy_from_slice(&((old & !mask) | (fill & mask)).to_le_bytes());
+        }
+        return new.count_ones() as u64;
+    }
+    // Counted while the bits are walked: a popcount would be emulated in a dozen
+    // instructions on the baseline x86-64 target.
+    let (mut bits, mut count) = (new, 0);
+    while bits != 0 {
+        chunk[bits.trailing_zeros() as usize] = depth;
+        count += 1;
+        bits &= bits - 1;
+    }
+    count
+}
+
+/// `SPREAD[b]`: byte `i` is 0xff where bit `i` of `b` is set, else 0.
+const SPREAD: [u64; 256] = {
+    let mut spread = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if (b >> i) & 1 == 1 {
+                spread[b] |= 0xff << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    spread
+};
 
 /// Counts the entries at each depth; unreached entries are not counted.
 pub fn count_depths(entries: &[u8]) -> Vec<u64> {

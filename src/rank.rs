@@ -123,6 +123,81 @@ pub(crate) struct Slot {
     vertical: bool,
 }
 
+/// Tile ranks below `2^NARROW_BITS` (boards of at most 10 cells: `9! < 2^19`) have
+/// [`NarrowSlot`]s.
+const NARROW_BITS: u32 = 19;
+
+/// A [`NarrowSlot`]'s division of `n` by `d` is `(n * ceil(2^NARROW_SHIFT / d)) >>
+/// NARROW_SHIFT`. Exact for `n, d < 2^19`: with the constant `(2^40 + e) / d`, `0 <= e < d`,
+/// the product over `2^40` is `n / d + n * e / (d * 2^40)`, and `n * e < 2^38` keeps the excess
+/// below `1 / d`, which the fraction of `n / d` never fills; the product stays below `2^59`.
+const NARROW_SHIFT: u32 = 40;
+
+/// [`Slot`] for boards of at most 10 cells: 32 bytes, four to a cell, so a walk finds a cell's
+/// row by a shift, and each of the window's divisions is one 64-bit multiplication and a
+/// shift (see [`NARROW_SHIFT`]), where [`Divisor`] needs a 128-bit one and a mask for a divisor
+/// of 1: one step of a descent waits for two of them. A cell with fewer than four moves is
+/// padded with slots that stay (the neighbour is the state itself, never one closer), so a walk
+/// reads four without a length.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NarrowSlot {
+    /// The constants dividing by the move's window's `below` and `above` (see [`Window`]).
+    below: u64,
+    above: u64,
+    span: u32,
+    /// Where the window's rank changes start in [`RankSpace`]'s `deltas`.
+    offset: u32,
+    /// `to * (n-1)!`: the full index of the blank in `to` with tile rank 0.
+    base: u32,
+    /// The blank's cell after the move.
+    pub(crate) to: u8,
+    /// The move.
+    pub(crate) mv: Move,
+    /// Whether the move is vertical (a horizontal one keeps the tile rank).
+    vertical: bool,
+}
+
+/// The [`NarrowSlot`]s of each cell, from the moves out of each cell (`steps`), the windows
+/// and their `below`s, and `perms`, `(n-1)!`.
+fn narrow_slots(
+    steps: &[Vec<Step>],
+    windows: &[Window],
+    belows: &[u32],
+    perms: u32,
+) -> Vec<[NarrowSlot; 4]> {
+    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(d as u64);
+    let slot = |mv, to: u32, window: Option<u32>| {
+        let (below, above, span, offset) = match window {
+            Some(w) => {
+                let (win, below) = (windows[w as usize], belows[w as usize]);
+                (below, below * win.span, win.span, win.offset)
+            }
+            None => (1, 1, 1, 0),
+        };
+        NarrowSlot {
+            below: magic(below),
+            above: magic(above),
+            span,
+            offset,
+            base: to * perms,
+            to: to as u8,
+            mv,
+            vertical: window.is_some(),
+        }
+    };
+    steps
+        .iter()
+        .enumerate()
+        .map(|(cell, from_here)| {
+            let mut row = [slot(Move::Up, cell as u32, None); 4];
+            for (narrow, step) in row.iter_mut().zip(from_here) {
+                *narrow = slot(step.mv, step.to, step.window);
+            }
+            row
+        })
+        .collect()
+}
+
 /// One precomputed move of the blank from one cell.
 #[derive(Clone, Debug)]
 struct Step {
@@ -160,8 +235,13 @@ pub struct RankSpace {
     /// Moves from each cell, in [`Move::ALL`] order.
     steps: Vec<Vec<Step>>,
     windows: Vec<Window>,
+    /// Each window's `below`, the tile ranks over which its digits stay the same (see
+    /// [`RankSpace::runs`]).
+    belows: Vec<u32>,
     /// The moves out of each cell (see [`Slot`]): the first `len` of four.
     slots: Vec<([Slot; 4], u8)>,
+    /// [`NarrowSlot`]s of each cell, on boards of at most 10 cells; empty on larger ones.
+    narrow_slots: Vec<[NarrowSlot; 4]>,
     /// Every window's rank changes, one after the other, after a 0 for [`Window::IDENTITY`].
     deltas: Vec<i32>,
 }
@@ -199,6 +279,7 @@ impl RankSpace {
         let m = n - 1;
         let w = board.width();
         let mut windows = Vec::new();
+        let mut belows = Vec::new();
         let mut deltas = vec![0];
         let mut steps = Vec::with_capacity(n);
         for cell in 0..n {
@@ -214,8 +295,9 @@ impl RankSpace {
                     // The tile below moves up: tile positions cell..to-1 rotate right.
                     Move::Down => Some(window(m, cell, w, false, &mut deltas)),
                 };
-                let window = window.map(|win| {
+                let window = window.map(|(win, below)| {
                     windows.push(win);
+                    belows.push(below);
                     (windows.len() - 1) as u32
                 });
                 from_here.push(Step {
@@ -260,6 +342,11 @@ impl RankSpace {
                 (row, from_here.len() as u8)
             })
             .collect();
+        let narrow_slots = if perms < 1 << NARROW_BITS {
+            narrow_slots(&steps, &windows, &belows, perms)
+        } else {
+            Vec::new()
+        };
         let mut weights = [[0u32; MAX_RANKED_CELLS]; MAX_RANKED_CELLS];
         for (blank, row) in weights.iter_mut().enumerate().take(n) {
             for (cell, weight) in row.iter_mut().enumerate().take(n) {
@@ -277,7 +364,9 @@ impl RankSpace {
             perms_div: Divisor::new(perms),
             steps,
             windows,
+            belows,
             slots,
+            narrow_slots,
             deltas,
         })
     }
@@ -475,6 +564,13 @@ impl RankSpace {
         })
     }
 
+    /// The blank cell and the tile rank of full index `full`, without a hardware division.
+    #[inline(always)]
+    pub(crate) fn split(&self, full: u32) -> (u32, u32) {
+        let blank = self.perms_div.div(full);
+        (blank, full - blank * self.perms)
+    }
+
     /// Tile ranks per blank cell, `(n-1)!`: the length of one blank cell's block of full
     /// indices (`full = blank * perms + perm`).
     pub(crate) fn perms(&self) -> u32 {
@@ -510,6 +606,25 @@ impl RankSpace {
         &slots[..*len as usize]
     }
 
+    /// The [`NarrowSlot`]s of every cell, four per cell, on boards of at most 10 cells; `None`
+    /// on larger ones.
+    pub(crate) fn narrow_slots(&self) -> Option<&[[NarrowSlot; 4]]> {
+        (!self.narrow_slots.is_empty()).then_some(&self.narrow_slots[..])
+    }
+
+    /// [`RankSpace::through`] for a [`NarrowSlot`] of this space.
+    #[inline(always)]
+    pub(crate) fn through_narrow(&self, slot: &NarrowSlot, perm: u32) -> (u32, u32) {
+        let next = if slot.vertical {
+            let div = |magic: u64| ((perm as u64 * magic) >> NARROW_SHIFT) as u32;
+            let digits = div(slot.below) - div(slot.above) * slot.span;
+            perm.wrapping_add_signed(self.deltas[(slot.offset + digits) as usize])
+        } else {
+            perm
+        };
+        (slot.base + next, next)
+    }
+
     /// The neighbour through `slot` of the state with tile rank `perm` (its blank in the
     /// slot's cell): its full index and its tile rank.
     #[inline(always)]
@@ -539,6 +654,17 @@ impl RankSpace {
         }
     }
 
+    /// The vertical move of `window` as *runs*: `(below, changes)`. The window's digits of a
+    /// tile rank are the same over each run of `below` tile ranks, and runs take the window's
+    /// digit values in turn, `changes.len()` of them, before they repeat; every rank of a run
+    /// changes by the same amount, the run's entry of `changes` (a multiple of `below`). So the
+    /// move carries a run of consecutive ranks onto a run of consecutive ranks.
+    pub(crate) fn runs(&self, window: u32) -> (u32, &[i32]) {
+        let win = self.windows[window as usize];
+        let changes = &self.deltas[win.offset as usize..][..win.span as usize];
+        (self.belows[window as usize], changes)
+    }
+
     #[inline(always)]
     fn step_index(&self, step: &Step, perm: u32) -> u32 {
         let next_perm = match step.window {
@@ -552,7 +678,13 @@ impl RankSpace {
 /// The window of `len` Lehmer digits starting at tile position `start` (of `m` tiles), and the
 /// rank change for every value of its digits when its tiles rotate left (or right).
 /// The changes are appended to `deltas`.
-fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Vec<i32>) -> Window {
+fn window(
+    m: usize,
+    start: usize,
+    len: usize,
+    rotate_left: bool,
+    deltas: &mut Vec<i32>,
+) -> (Window, u32) {
     // Digits of the window are ranks within the suffix of `suffix` tiles that starts at `start`.
     let suffix = m - start;
     let below = factorial(suffix - len);
@@ -597,12 +729,13 @@ fn window(m: usize, start: usize, len: usize, rotate_left: bool, deltas: &mut Ve
         }
         deltas.push(((new_code as i64 - code as i64) * below as i64) as i32);
     }
-    Window {
+    let window = Window {
         below: Divisor::new(below as u32),
         above: Divisor::new((below * span) as u32),
         span: span as u32,
         offset,
-    }
+    };
+    (window, below as u32)
 }
 
 #[cfg(test)]
@@ -638,18 +771,21 @@ mod tests {
         (full as u32, digits % 2 == 1)
     }
 
+    /// Every board of at most 10 cells, the ones with narrow slots.
+    const UP_TO_TEN_CELLS: [(usize, usize); 8] = [
+        (2, 2),
+        (3, 2),
+        (2, 3),
+        (4, 2),
+        (2, 4),
+        (3, 3),
+        (2, 5),
+        (5, 2),
+    ];
+
     #[test]
     fn rank_matches_its_definition_on_every_state_of_boards_up_to_ten_cells() {
-        for (w, h) in [
-            (2, 2),
-            (3, 2),
-            (2, 3),
-            (4, 2),
-            (2, 4),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-        ] {
+        for (w, h) in UP_TO_TEN_CELLS {
             assert_rank_matches_its_definition(w, h, 1);
         }
     }
@@ -677,23 +813,59 @@ mod tests {
     }
 
     #[test]
-    fn slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
-        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (2, 4), (3, 3), (2, 5)] {
+    fn slots_and_narrow_slots_give_the_neighbours_of_for_each_neighbour_for_every_state() {
+        for (w, h) in UP_TO_TEN_CELLS {
             let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            let rows = space.narrow_slots().expect("boards of at most 10 cells");
+            assert_eq!(rows.len(), w * h);
             for full in 0..space.full_len() {
-                let (blank, perm) = (full / space.perms(), full % space.perms());
+                let (blank, perm) = space.split(full);
+                assert_eq!((blank, perm), (full / space.perms(), full % space.perms()));
                 let mut expected = Vec::new();
                 space.for_each_neighbour(full, |mv, index| expected.push((mv, index)));
-                let through: Vec<(Move, u32)> = space
-                    .slots(blank)
-                    .iter()
-                    .map(|slot| {
-                        let (index, tiles) = space.through(slot, perm);
-                        assert_eq!(index, slot.to * space.perms() + tiles);
-                        (slot.mv, index)
-                    })
+                let check = |mv: Move, to: u32, (index, tiles): (u32, u32)| {
+                    assert_eq!(index, to * space.perms() + tiles, "{w}x{h} {full}");
+                    (mv, index)
+                };
+                let slots = space.slots(blank).iter();
+                let through: Vec<(Move, u32)> = slots
+                    .map(|slot| check(slot.mv, slot.to, space.through(slot, perm)))
                     .collect();
                 assert_eq!(through, expected, "{w}x{h} full index {full}");
+                let narrow: Vec<(Move, u32)> = rows[blank as usize]
+                    .iter()
+                    .map(|slot| check(slot.mv, slot.to as u32, space.through_narrow(slot, perm)))
+                    .collect();
+                // The moves, then slots that stay.
+                let (moves, stays) = narrow.split_at(expected.len());
+                assert_eq!(moves, expected, "{w}x{h} full index {full}");
+                assert!(
+                    stays.iter().all(|&(_, index)| index == full),
+                    "{w}x{h} {full}"
+                );
+            }
+        }
+        for (w, h) in [(3, 4), (4, 3), (2, 6), (6, 2)] {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            assert!(space.narrow_slots().is_none(), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn runs_move_every_tile_rank_as_rotate_does_on_boards_up_to_ten_cells() {
+        for (w, h) in UP_TO_TEN_CELLS {
+            let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
+            for window in 0..space.windows.len() as u32 {
+                let (below, changes) = space.runs(window);
+                let run_count = space.perms() / below;
+                assert_eq!(run_count * below, space.perms(), "{w}x{h} window {window}");
+                for (run, &change) in changes.iter().cycle().take(run_count as usize).enumerate() {
+                    assert_eq!(change % below as i32, 0, "{w}x{h} window {window}");
+                    for perm in run as u32 * below..(run as u32 + 1) * below {
+                        let moved = perm.wrapping_add_signed(change);
+                        assert_eq!(space.rotate(window, perm), moved, "{w}x{h} {window} {perm}");
+                    }
+                }
             }
         }
     }

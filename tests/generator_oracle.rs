@@ -5,7 +5,7 @@
 
 mod oracles;
 
-use oracles::{plain_bfs, SMALL_BOARDS};
+use oracles::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
 
 use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
@@ -235,4 +235,15 @@ fn the_3x4_table_is_complete_and_consistent() {
     assert_eq!(header.counts.iter().sum::<u64>(), header.entries);
     assert_eq!(header.max_depth, 53);
     assert_eq!(table.first_inconsistent_entry(), None);
+    // A table built in memory walks with the 12-cell slots (boards of at most 10 cells have
+    // narrow ones): every step goes one closer, by the first such move in U D L R order.
+    let space = table.space().clone();
+    let mut rng = SplitMix64::new(12);
+    for _ in 0..200 {
+        let start = space.unrank(rng.below(space.states() as u64) as u32, goal.parity_class());
+        let moves = table.solve_moves(&start).unwrap().unwrap();
+        let distance = |s: &State| table.distance(s).unwrap().unwrap();
+        assert_eq!(moves.len(), distance(&start) as usize);
+        assert_first_closer_moves(start, goal, &moves, distance);
+    }
 }

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use npuzzle::rng::SplitMix64;
-use npuzzle::State;
+use npuzzle::{Move, State};
 
 /// Every board of at most 10 cells, non-square ones both ways: small enough to check every
 /// state, and every one has tables.
@@ -45,4 +45,25 @@ pub fn walk(from: &State, steps: usize, rng: &mut SplitMix64) -> State {
         state = next[rng.below(next.len() as u64) as usize];
     }
     state
+}
+
+/// Checks the moves a table walk took from `start`: each is the first move in `U D L R` order
+/// to a state one closer by `distance` (the table's), and they end at `goal`.
+pub fn assert_first_closer_moves(
+    start: State,
+    goal: State,
+    moves: &[Move],
+    distance: impl Fn(&State) -> u8,
+) {
+    let mut state = start;
+    for &mv in moves {
+        let first_closer = Move::ALL.into_iter().find(|&m| {
+            state
+                .apply(m)
+                .is_some_and(|n| distance(&n) + 1 == distance(&state))
+        });
+        assert_eq!(Some(mv), first_closer, "{start}, at {state}");
+        state = state.apply(mv).unwrap();
+    }
+    assert_eq!(state, goal, "{start}");
 }
