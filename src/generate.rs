@@ -18,7 +18,7 @@
 //!   into the destination block. A vertical move rotates a window of Lehmer digits; each
 //!   frontier state's successor is computed with `RankSpace::rotate` and its bit set without
 //!   a test. Where the window's digits sit above many others, the move shifts whole runs of
-//!   consecutive pairs by the same amount ([`RankSpace::runs`]): a dense layer then moves 64
+//!   consecutive pairs by the same amount (`RankSpace::runs`): a dense layer then moves 64
 //!   pairs per word operation there too.
 //! - Half of all successors lie in the layer before (every edge is seen from both ends). For
 //!   vertical moves, the costly kind, each block keeps per incoming vertical move the states
