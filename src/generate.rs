@@ -198,7 +198,7 @@ impl Marked {
     /// Sets bit `pair` and its word's mark.
     fn set(&mut self, pair: usize) {
         self.bits.set(pair, true);
-        self.marks[pair / 4096] |= 1 << (pair / 64 % 64);
+        mark(&mut self.marks, pair / 64);
     }
 
     /// Clears every bit: the marked words only, unless the marks are not kept.
@@ -212,6 +212,12 @@ impl Marked {
         self.marks.fill(0);
         self.unmarked = false;
     }
+}
+
+/// Sets the mark of word `w`: it may be non-zero.
+#[inline(always)]
+fn mark(marks: &mut [u64], w: usize) {
+    marks[w / 64] |= 1 << (w % 64);
 }
 
 /// Calls `visit` with the index of every word whose mark is set, in increasing order.
@@ -500,7 +506,7 @@ fn expand_word<const MARK: bool>(
         let pair = (rotate(perm) >> 1) as usize;
         out[pair / 64] |= 1 << (pair % 64);
         if MARK {
-            marks[pair / 4096] |= 1 << (pair / 64 % 64);
+            mark(marks, pair / 64);
         }
         bits &= bits - 1;
     }
@@ -563,7 +569,7 @@ fn claim_from<const K: usize>(
         let new = next & !words[w];
         words[w] = new;
         if new != 0 {
-            marks[w / 64] |= 1 << (w % 64);
+            mark(marks, w);
             let chunk = &mut entries[64 * w..(64 * w + 64).min(bytes)];
             reached += write_depth(new, chunk, depth, fill, dense);
         }
