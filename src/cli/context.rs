@@ -174,10 +174,10 @@ pub(crate) fn pattern_bar() -> ProgressBar {
 impl BuildProgress {
     fn report(&self, event: SourceEvent<'_>) {
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        let terminal = std::io::stderr().is_terminal();
+        let terminal = || std::io::stderr().is_terminal();
         match event {
             SourceEvent::Building { goal, states } => {
-                let bar = (states >= SPINNER_STATES && terminal).then(|| {
+                let bar = (states >= SPINNER_STATES && terminal()).then(|| {
                     let bar = ProgressBar::new_spinner().with_style(
                         ProgressStyle::with_template("npuzzle: {spinner} {msg} {elapsed}")
                             .expect("a valid template"),
@@ -201,7 +201,7 @@ impl BuildProgress {
                 tiles,
                 entries,
             } => {
-                let bar = terminal.then(|| {
+                let bar = terminal().then(|| {
                     let bar = pattern_bar();
                     bar.set_length(entries);
                     bar.set_message(format!(
