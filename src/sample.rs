@@ -84,6 +84,9 @@ pub enum SampleError {
         /// The board.
         board: crate::Board,
     },
+    /// A single depth was given together with a minimum or maximum depth.
+    #[error("a depth cannot be given with a minimum or maximum depth")]
+    DepthWithRange,
     /// More unsolvable instances than instances.
     #[error("{unsolvable} unsolvable instances were asked for, but only {count} instances in all")]
     TooManyUnsolvable {
@@ -100,6 +103,41 @@ fn describe(depths: &RangeInclusive<u8>) -> String {
     } else {
         format!("{} to {}", depths.start(), depths.end())
     }
+}
+
+/// The depths to draw from, as the command line, the server and Python take them: one `depth`,
+/// or a range from `min` (default 0) to `max` (default every depth).
+///
+/// # Errors
+/// [`SampleError::DepthWithRange`] when `depth` comes with `min` or `max`.
+///
+/// ```
+/// use npuzzle::sample::depth_range;
+/// assert_eq!(depth_range(Some(31), None, None)?, 31..=31);
+/// assert_eq!(depth_range(None, Some(20), None)?, 20..=u8::MAX);
+/// assert!(depth_range(Some(3), Some(1), None).is_err());
+/// # Ok::<(), npuzzle::sample::SampleError>(())
+/// ```
+pub fn depth_range(
+    depth: Option<u8>,
+    min: Option<u8>,
+    max: Option<u8>,
+) -> Result<RangeInclusive<u8>, SampleError> {
+    match (depth, min, max) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(SampleError::DepthWithRange),
+        (Some(depth), None, None) => Ok(depth..=depth),
+        (None, min, max) => Ok(min.unwrap_or(0)..=max.unwrap_or(u8::MAX)),
+    }
+}
+
+/// A seed for a draw whose caller gave none: the clock mixed with the process id, kept below
+/// 10^9 so that it is short enough to type back (callers print it, so the draw can be repeated).
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = SplitMix64::new(nanos ^ u64::from(std::process::id()) << 32);
+    rng.next_u64() % 1_000_000_000
 }
 
 /// The most ranks a sampler lists (64 MB); a larger population is drawn by rejection instead.
@@ -128,6 +166,11 @@ pub struct Sampler<'t, D> {
     size: u64,
     /// Canonical tile label -> the goal's label for the same cell.
     rename: [u8; MAX_CELLS],
+    /// Draws without replacement ([`Sampler::draw_new`]): how many listed ranks were taken
+    /// (they sit at the front of the list), or a bit per rank already drawn (allocated on the
+    /// first such draw: one bit per state, 30 MB on a 12-cell board).
+    taken: usize,
+    seen: Vec<u64>,
 }
 
 impl<D> std::fmt::Debug for Sampler<'_, D> {
@@ -202,6 +245,8 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
             population,
             size,
             rename,
+            taken: 0,
+            seen: Vec::new(),
         })
     }
 
@@ -210,7 +255,8 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
         self.size
     }
 
-    /// A start drawn uniformly from the population, with its exact distance to the goal.
+    /// A start drawn uniformly from the population, with its exact distance to the goal (with
+    /// replacement: the same start may come again; see [`Sampler::draw_new`]).
     pub fn draw(&self, rng: &mut SplitMix64) -> (State, u8) {
         let states = u64::from(self.table.space().states());
         let rank = match &self.population {
@@ -223,6 +269,53 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
                 }
             },
         };
+        self.state_of(rank)
+    }
+
+    /// A start drawn uniformly among those of the population not drawn by this method before
+    /// (without replacement), or `None` once every one has been drawn.
+    pub fn draw_new(&mut self, rng: &mut SplitMix64) -> Option<(State, u8)> {
+        let states = u64::from(self.table.space().states());
+        let rank = match &mut self.population {
+            // A partial Fisher-Yates shuffle: the taken ranks move to the front.
+            Population::Listed(ranks) => {
+                if self.taken == ranks.len() {
+                    return None;
+                }
+                let pick = self.taken + rng.below((ranks.len() - self.taken) as u64) as usize;
+                ranks.swap(self.taken, pick);
+                self.taken += 1;
+                ranks[self.taken - 1]
+            }
+            Population::All | Population::Rejection(_) => {
+                if self.taken as u64 == self.size {
+                    return None;
+                }
+                if self.seen.is_empty() {
+                    self.seen = vec![0; states.div_ceil(64) as usize];
+                }
+                loop {
+                    let rank = rng.below(states) as u32;
+                    let (word, bit) = (rank as usize / 64, 1u64 << (rank % 64));
+                    let fits = match &self.population {
+                        Population::Rejection(depths) => {
+                            depths.contains(&self.entries[rank as usize])
+                        }
+                        _ => true,
+                    };
+                    if fits && self.seen[word] & bit == 0 {
+                        self.seen[word] |= bit;
+                        self.taken += 1;
+                        break rank;
+                    }
+                }
+            }
+        };
+        Some(self.state_of(rank))
+    }
+
+    /// The state of canonical rank `rank` in the goal's labels, with its distance.
+    fn state_of(&self, rank: u32) -> (State, u8) {
         let distance = self.entries[rank as usize];
         let canonical = self.table.space().unrank(rank, self.class);
         let mut cells = [0u8; MAX_CELLS];
@@ -253,9 +346,14 @@ pub(crate) fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
 
 /// Draws `options.count` instances for `goal`, reproducibly from `seed`.
 ///
-/// The instances come lazily, so any count runs in constant memory. Exactly
-/// `options.unsolvable` of them are unsolvable (a drawn start with two tiles swapped), at
-/// positions chosen uniformly by selection sampling. The same seed, table goal and options give
+/// The instances come lazily. Exactly `options.unsolvable` of them are unsolvable (a start
+/// drawn from the population with two tiles swapped), at positions chosen uniformly by
+/// selection sampling. The solvable starts are drawn without replacement: no start comes
+/// twice, and when fewer states lie at the depths than solvable instances were asked for,
+/// each of them comes once, in random order, and no more (the iterator's `size_hint` is exact,
+/// so a caller can say so; [`Sampler::population`] counts them). Drawing without replacement
+/// keeps a bit per state of the board once the population is too large to list (30 MB for 12
+/// cells). The same seed, table goal and options give
 /// the same instances on every machine: the generator is [`SplitMix64`] and every draw is spelled
 /// out here.
 ///
@@ -286,14 +384,22 @@ pub fn sample<'t, D: AsRef<[u8]>>(
             count: options.count,
         });
     }
-    let sampler = Sampler::new(table, goal, options.depths.clone())?;
-    Ok(instances(
-        move |rng| {
-            let (start, distance) = sampler.draw(rng);
+    let mut sampler = Sampler::new(table, goal, options.depths.clone())?;
+    let solvable = (options.count - options.unsolvable).min(sampler.population());
+    Ok(Instances::new(
+        move |rng, distinct| {
+            let (start, distance) = if distinct {
+                sampler
+                    .draw_new(rng)
+                    .expect("no more distinct starts are drawn than the population holds")
+            } else {
+                sampler.draw(rng)
+            };
             (start, Some(distance))
         },
         goal,
-        options,
+        solvable,
+        options.unsolvable,
         seed,
     ))
 }
@@ -301,7 +407,8 @@ pub fn sample<'t, D: AsRef<[u8]>>(
 /// Draws `options.count` instances for `goal` on a board without a table, reproducibly from
 /// `seed`: solvable starts uniformly among every state of the goal's parity class (a uniform
 /// permutation, with two fixed tiles swapped when it lies in the other class: a bijection
-/// between the classes, so the result stays uniform). Their distances are not known.
+/// between the classes, so the result stays uniform). Their distances are not known. Starts
+/// are drawn with replacement (these boards have at least 10^13 states).
 ///
 /// # Errors
 /// [`SampleError::DepthsNeedTable`] when `options.depths` is not every depth;
@@ -333,10 +440,13 @@ pub fn sample_uniform(
         });
     }
     let goal_copy = *goal;
-    Ok(instances(
-        move |rng| (uniform_in_class(&goal_copy, rng), None),
+    // No record of what was drawn: these boards have at least 10^13 states, so a repeat
+    // among any count one could print is vanishingly unlikely.
+    Ok(Instances::new(
+        move |rng, _| (uniform_in_class(&goal_copy, rng), None),
         goal,
-        options,
+        options.count - options.unsolvable,
+        options.unsolvable,
         seed,
     ))
 }
@@ -367,44 +477,65 @@ fn uniform_in_class(goal: &State, rng: &mut SplitMix64) -> State {
     State::from_valid_cells(goal.board(), cells)
 }
 
-/// The instances: `count` starts from `draw` (a start and its distance, where known), exactly
-/// `options.unsolvable` of them made unsolvable, at positions chosen by selection sampling.
-fn instances<'a>(
-    mut draw: impl FnMut(&mut SplitMix64) -> (State, Option<u8>) + 'a,
-    goal: &State,
-    options: &SampleOptions,
-    seed: u64,
-) -> impl Iterator<Item = Instance> + 'a {
-    let mut rng = SplitMix64::new(seed);
-    let mut remaining = options.count;
-    let mut unsolvable_left = options.unsolvable;
-    let goal = *goal;
-    std::iter::from_fn(move || {
-        if remaining == 0 {
+/// The instances: `solvable` solvable starts and `unsolvable` unsolvable ones from `draw` (a
+/// start and its distance, where known; asked for a start not drawn before when its flag is
+/// set, which the solvable ones are), the unsolvable ones at positions chosen by selection
+/// sampling.
+struct Instances<F> {
+    draw: F,
+    goal: State,
+    rng: SplitMix64,
+    remaining: u64,
+    unsolvable_left: u64,
+}
+
+impl<F: FnMut(&mut SplitMix64, bool) -> (State, Option<u8>)> Instances<F> {
+    fn new(draw: F, goal: &State, solvable: u64, unsolvable: u64, seed: u64) -> Instances<F> {
+        Instances {
+            draw,
+            goal: *goal,
+            rng: SplitMix64::new(seed),
+            remaining: solvable + unsolvable,
+            unsolvable_left: unsolvable,
+        }
+    }
+}
+
+impl<F: FnMut(&mut SplitMix64, bool) -> (State, Option<u8>)> Iterator for Instances<F> {
+    type Item = Instance;
+
+    fn next(&mut self) -> Option<Instance> {
+        if self.remaining == 0 {
             return None;
         }
         // Selection sampling (Knuth's Algorithm S): each line is unsolvable with probability
         // (unsolvable still to place) / (lines left), which places exactly that many, uniformly.
-        let unsolvable = rng.below(remaining) < unsolvable_left;
-        remaining -= 1;
-        let (start, distance) = draw(&mut rng);
+        let unsolvable = self.rng.below(self.remaining) < self.unsolvable_left;
+        self.remaining -= 1;
+        let (start, distance) = (self.draw)(&mut self.rng, !unsolvable);
         Some(if unsolvable {
-            unsolvable_left -= 1;
+            self.unsolvable_left -= 1;
             Instance {
-                start: swap_two_tiles(&start, &mut rng),
-                goal,
+                start: swap_two_tiles(&start, &mut self.rng),
+                goal: self.goal,
                 solvable: false,
                 distance: None,
             }
         } else {
             Instance {
                 start,
-                goal,
+                goal: self.goal,
                 solvable: true,
                 distance,
             }
         })
-    })
+    }
+
+    /// Exact: callers compare it with the count they asked for.
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, Some(n))
+    }
 }
 
 #[cfg(test)]
@@ -454,5 +585,68 @@ mod tests {
             expected,
             "every state at depth {depth} was drawn"
         );
+    }
+
+    #[test]
+    fn asked_for_more_than_exist_each_state_at_the_depth_comes_once() {
+        let goal = State::goal(Board::THREE_BY_THREE);
+        let table = Table::build(&goal, BuildOptions::default()).unwrap();
+        let at = |d: u8| table.header().counts[d as usize];
+        // The deepest layer (2 states on 3x3) and a wide one, each asked for more than it holds.
+        for depth in [table.header().max_depth, 30] {
+            let exist = at(depth);
+            let options = SampleOptions {
+                count: exist + 20,
+                depths: depth..=depth,
+                unsolvable: 3,
+            };
+            let drawn = sample(&table, &goal, &options, 9).unwrap();
+            assert_eq!(
+                drawn.size_hint(),
+                (exist as usize + 3, Some(exist as usize + 3))
+            );
+            let drawn: Vec<Instance> = drawn.collect();
+            assert_eq!(drawn.len() as u64, exist + 3);
+            let solvable: std::collections::HashSet<State> = drawn
+                .iter()
+                .filter(|i| i.solvable)
+                .map(|i| i.start)
+                .collect();
+            assert_eq!(
+                solvable.len() as u64,
+                exist,
+                "every state at depth {depth}, once"
+            );
+            for start in &solvable {
+                assert_eq!(table.distance(start), Ok(Some(depth)));
+            }
+            assert_eq!(drawn.iter().filter(|i| !i.solvable).count(), 3);
+        }
+    }
+
+    #[test]
+    fn solvable_starts_never_repeat_in_a_small_or_a_whole_population() {
+        let goal = State::goal(Board::new(3, 2).unwrap());
+        let table = Table::build(&goal, BuildOptions::default()).unwrap();
+        // 360 states in all: the whole population (drawn by rejection with a record) and a
+        // listed range, each asked for all of it and for most of it.
+        for (depths, count) in [(0..=u8::MAX, 360), (0..=u8::MAX, 300), (5..=12, 1000)] {
+            let options = SampleOptions {
+                count,
+                depths: depths.clone(),
+                unsolvable: 0,
+            };
+            let starts: Vec<State> = sample(&table, &goal, &options, 4)
+                .unwrap()
+                .map(|i| i.start)
+                .collect();
+            let distinct: std::collections::HashSet<&State> = starts.iter().collect();
+            assert_eq!(distinct.len(), starts.len(), "{depths:?}: no start repeats");
+            let exist: u64 = (0..table.header().counts.len())
+                .filter(|&d| depths.contains(&(d as u8)))
+                .map(|d| table.header().counts[d])
+                .sum();
+            assert_eq!(starts.len() as u64, count.min(exist), "{depths:?}");
+        }
     }
 }

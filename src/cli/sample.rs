@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use npuzzle::sample::{Instance, SampleOptions};
+use npuzzle::sample::{depth_range, fresh_seed, Instance, SampleOptions};
 
 use super::args::{SampleArgs, SampleFormat};
 use super::input::goal_or_default;
@@ -48,10 +48,8 @@ impl InstanceRecord {
 /// Draws the instances and writes them to stdout.
 pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
     let goal = goal_or_default(&args.goal)?;
-    let depths = match (args.depth, args.min_depth, args.max_depth) {
-        (Some(depth), _, _) => depth..=depth,
-        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
-    };
+    let depths = depth_range(args.depth, args.min_depth, args.max_depth)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let options = SampleOptions {
         count: args.count,
         depths,
@@ -73,6 +71,19 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
         seed
     });
     let instances = oracle.sample(&goal, &options, seed)?;
+    let (drawn, _) = instances.size_hint();
+    if (drawn as u64) < args.count {
+        // Solvable starts never repeat: fewer exist at these depths than were asked for.
+        let exist = drawn as u64 - args.unsolvable;
+        eprintln!(
+            "npuzzle: note: only {exist} state{} lie{} at depth {} from {goal}: each is printed once, {drawn} instance{} instead of {}",
+            if exist == 1 { "" } else { "s" },
+            if exist == 1 { "s" } else { "" },
+            describe_depths(&options.depths),
+            if drawn == 1 { "" } else { "s" },
+            args.count
+        );
+    }
     let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match args.format {
         SampleFormat::Csv => {
@@ -120,12 +131,11 @@ fn csv_error(error: csv::Error) -> Failure {
     }
 }
 
-/// A seed for runs without `--seed`: the clock mixed with the process id.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut rng = npuzzle::rng::SplitMix64::new(nanos ^ u64::from(std::process::id()) << 32);
-    // Keep seeds short enough to type back.
-    rng.next_u64() % 1_000_000_000
+/// `31`, or `20 to 31`, or `20 or more`.
+fn describe_depths(depths: &std::ops::RangeInclusive<u8>) -> String {
+    match (*depths.start(), *depths.end()) {
+        (min, max) if min == max => min.to_string(),
+        (min, u8::MAX) => format!("{min} or more"),
+        (min, max) => format!("{min} to {max}"),
+    }
 }

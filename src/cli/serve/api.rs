@@ -11,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use npuzzle::answer::{lower_bound, AnswerError, Exact, NoAnswer};
-use npuzzle::sample::SampleOptions;
+use npuzzle::sample::{self as sampling, SampleOptions};
 use npuzzle::verify::{parse_moves, Claim};
 use npuzzle::{Board, How, Limits, Method, Oracle, State, TableError};
 
@@ -115,7 +115,7 @@ impl From<JsonRejection> for ApiError {
 pub async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such page: the routes are /, /api/distance, /api/solve, /api/verify (POST) and /api/sample",
+        "no such page: the routes are /, /api/distance, /api/solve, /api/verify (POST), /api/sample and /api/boards",
     )
 }
 
@@ -186,7 +186,7 @@ fn read_pair(query: &PairQuery) -> Result<Pair, ApiError> {
 
 /// Runs `question` on the blocking pool, within the server's bounds: a question that needs a
 /// search takes a search slot or is refused (503) at once.
-async fn ask<T: Send + 'static>(
+pub(super) async fn ask<T: Send + 'static>(
     shared: &Shared,
     board: Board,
     question: impl FnOnce(&Oracle) -> Result<T, ApiError> + Send + 'static,
@@ -467,21 +467,14 @@ pub async fn sample(
             "count {count} is over the server's maximum of {MAX_SAMPLE_COUNT} per request"
         )));
     }
-    let depths = match (query.depth, query.min_depth, query.max_depth) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err(ApiError::bad(
-                "depth cannot be given with min_depth or max_depth",
-            ))
-        }
-        (Some(depth), _, _) => depth..=depth,
-        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
-    };
+    let depths = sampling::depth_range(query.depth, query.min_depth, query.max_depth)
+        .map_err(|_| ApiError::bad("depth cannot be given with min_depth or max_depth"))?;
     let options = SampleOptions {
         count,
         depths,
         unsolvable: query.unsolvable.unwrap_or(0),
     };
-    let seed = query.seed.unwrap_or_else(fresh_seed);
+    let seed = query.seed.unwrap_or_else(sampling::fresh_seed);
     ask(&shared, goal.board(), move |oracle| {
         let instances = oracle
             .sample(&goal, &options, seed)?
@@ -503,12 +496,4 @@ pub async fn sample(
         }))
     })
     .await
-}
-
-/// A seed for a request without one: the clock's nanoseconds, kept short enough to type back.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    npuzzle::rng::SplitMix64::new(nanos).next_u64() % 1_000_000_000
 }
