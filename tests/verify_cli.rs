@@ -286,11 +286,26 @@ fn suboptimal_answers_fail_unless_allowed() {
     let allowed = npuzzle(&["verify", "-", "--allow-suboptimal"], Some(input));
     assert_eq!(allowed.status.code(), Some(0), "{}", stdout(&allowed));
     assert!(stdout(&allowed).contains("PASS: all 2 answers are legal and at the goal"));
+    // An allowed answer is no failure: it is not listed among the worst lines.
+    assert!(
+        !stdout(&allowed).contains("worst lines"),
+        "{}",
+        stdout(&allowed)
+    );
 
-    // Allowing suboptimal answers does not let wrong ones pass.
-    let wrong = "start,moves\n123456708,L\n";
+    // Allowing suboptimal answers does not let wrong ones pass; only those are listed.
+    let wrong = "start,moves\n123456708,L\n123456708,RLR\n";
     let output = npuzzle(&["verify", "-", "--allow-suboptimal"], Some(wrong));
     assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    let listed: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "worst lines:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  line "))
+        .collect();
+    assert_eq!(listed.len(), 1, "{out}");
+    assert!(listed[0].starts_with("  line 2: wrong-end"), "{out}");
 }
 
 #[test]

@@ -165,7 +165,9 @@ impl<W: Write> Report<W> {
 
     fn keep_if_worst(&mut self, outcome: &Outcome) {
         let severity = outcome.verdict.severity();
-        if severity == (0, 0) || self.keep_worst == 0 {
+        // Only lines that fail are listed: under --allow-suboptimal a suboptimal answer passes,
+        // and listing it among the worst lines would read as a failure.
+        if outcome.verdict.passes(self.policy) || self.keep_worst == 0 {
             return;
         }
         // Sorted worst first, earlier lines first among equals; a new line goes after its equals.
