@@ -163,7 +163,7 @@ fn malformed_states_exit_2_with_one_line_naming_the_problem() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "npuzzle: the following required arguments were not provided: <START> (see `npuzzle --help`)\n",
+        "npuzzle: the following required arguments were not provided: <START> (see `npuzzle solve --help`)\n",
         "the message names what is missing"
     );
 }
@@ -288,6 +288,110 @@ fn usage_errors_are_one_line_with_exit_code_2() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn a_usage_tip_names_the_command_whose_help_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, tip) in [
+        (
+            &["solve", "1", "-f", "xml"][..],
+            "(see `npuzzle solve --help`)",
+        ),
+        (&["sample", "-n", "many"], "(see `npuzzle sample --help`)"),
+        (
+            &["verify", "-", "--worst", "x"],
+            "(see `npuzzle verify --help`)",
+        ),
+        (&["frob"], "(see `npuzzle --help`)"),
+    ] {
+        let out = npuzzle(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.trim_end().ends_with(tip), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn an_option_misspelled_before_start_is_named_with_the_similar_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // Once, the misspelled option was taken as START and START as an extra argument.
+    let out = npuzzle(dir.path(), &["solve", "--gaol", "123456780", "867254301"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("'--gaol'"), "{err}");
+    assert!(err.contains("a similar argument exists: '--goal'"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for command in ["solve", "distance", "compare"] {
+        let out = npuzzle(dir.path(), &[command, "--bogus", "867254301"]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = stderr(&out);
+        assert!(err.contains("'--bogus'"), "{command}: {err}");
+        assert!(!err.contains("'867254301'"), "{command}: {err}");
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+#[test]
+fn sample_never_repeats_a_start_and_says_when_fewer_exist_than_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two states lie at depth 31 from the 3x3 goal (the table's histogram says how many).
+    let exist = npuzzle(dir.path(), &["stats"]);
+    let deepest = stdout(&exist)
+        .lines()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some("31")).then(|| words.next().unwrap().replace(',', ""))
+        })
+        .unwrap_or_else(|| panic!("a row for depth 31 in {}", stdout(&exist)));
+    let deepest: usize = deepest.parse().unwrap();
+    let out = npuzzle(
+        dir.path(),
+        &["sample", "--depth", "31", "-n", "20", "--seed", "3"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let starts: Vec<String> = stdout(&out).lines().skip(1).map(String::from).collect();
+    let distinct: std::collections::HashSet<&String> = starts.iter().collect();
+    assert_eq!(starts.len(), deepest, "{starts:?}");
+    assert_eq!(distinct.len(), deepest, "no start twice: {starts:?}");
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("only {deepest} states lie at depth 31"))
+            && err.contains("instead of 20"),
+        "{err}"
+    );
+    // Asked for fewer than exist: as many as asked, none twice, nothing said.
+    let out = npuzzle(
+        dir.path(),
+        &["sample", "--depth", "29", "-n", "700", "--seed", "3"],
+    );
+    let printed = stdout(&out);
+    let starts: Vec<&str> = printed.lines().skip(1).collect();
+    let distinct: std::collections::HashSet<&&str> = starts.iter().collect();
+    assert_eq!((starts.len(), distinct.len()), (700, 700));
+    assert!(!stderr(&out).contains("only"), "{}", stderr(&out));
+}
+
+#[test]
+fn build_reports_the_whole_build_not_only_the_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let began = std::time::Instant::now();
+    let out = npuzzle(dir.path(), &["build", "--board", "3x2"]);
+    let wall = began.elapsed().as_secs_f64() * 1e3;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let line = stdout(&out);
+    // `built in T ms (generated G ms, checked C ms, saved S ms)`: T is all three.
+    let number = |after: &str| -> f64 {
+        let at = line
+            .find(after)
+            .unwrap_or_else(|| panic!("{after:?} in {line}"))
+            + after.len();
+        line[at..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let total = number("built in ");
+    let parts = number("(generated ") + number("checked ") + number("saved ");
+    assert!((total - parts).abs() <= 0.02, "{line}");
+    assert!(total <= wall, "{line} in a command of {wall:.2} ms");
 }
 
 #[test]

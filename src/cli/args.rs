@@ -71,7 +71,8 @@ pub enum Command {
     /// Serve a local web page (play with the exact distance shown) and a JSON API on 127.0.0.1
     ///
     /// Routes: GET /api/distance?start=S&goal=G, GET /api/solve?start=S&goal=G, POST
-    /// /api/verify with {"start", "goal", "moves"}, GET /api/sample?depth=D&count=N&seed=X;
+    /// /api/verify with {"start", "goal", "moves"}, GET /api/sample?depth=D&count=N&seed=X,
+    /// GET /api/boards (the page's boards and what each gives: table, databases or search);
     /// `goal` is optional and `board=WxH` names the board, as on the command line, and
     /// `limit=` bounds a search (default 5s, at most 30s). Malformed input is 400, an
     /// unsolvable pair 422, a limit reached (or every search slot busy) 503, each with
@@ -157,7 +158,7 @@ pub struct BuildArgs {
 #[derive(Args, Debug)]
 pub struct QueryArgs {
     /// The start state
-    #[arg(value_name = "START", allow_hyphen_values = true)]
+    #[arg(value_name = "START")]
     pub start: String,
 
     #[command(flatten)]
@@ -183,7 +184,7 @@ pub enum SolveFormat {
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// The start state
-    #[arg(value_name = "START", allow_hyphen_values = true)]
+    #[arg(value_name = "START")]
     pub start: String,
 
     #[command(flatten)]
@@ -273,7 +274,7 @@ pub enum CompareFormat {
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     /// The start state
-    #[arg(value_name = "START", allow_hyphen_values = true)]
+    #[arg(value_name = "START")]
     pub start: String,
 
     #[command(flatten)]
@@ -513,7 +514,7 @@ pub struct ServeArgs {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The start state [default: a shuffle at depth --depth]
-    #[arg(value_name = "START", allow_hyphen_values = true)]
+    #[arg(value_name = "START")]
     pub start: Option<String>,
 
     #[command(flatten)]

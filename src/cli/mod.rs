@@ -167,12 +167,31 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             };
             let line = format!("{first}{more}{tip}");
             eprintln!(
-                "npuzzle: {} (see `npuzzle --help`)",
-                input::escape_controls(&line)
+                "npuzzle: {} (see `{} --help`)",
+                input::escape_controls(&line),
+                usage_command(&std::env::args_os().collect::<Vec<_>>())
             );
             ExitCode::from(2)
         }
     }
+}
+
+/// The command a usage error is about (`npuzzle solve`), so that the tip points at that
+/// command's help: the first argument that is not an option (nor `--data-dir`'s value), where it
+/// names a command; `npuzzle` otherwise.
+fn usage_command(args: &[std::ffi::OsString]) -> String {
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if word == "--data-dir" {
+            words.next();
+        } else if !word.starts_with('-') {
+            return match Cli::command().find_subcommand(word.as_ref()) {
+                Some(command) => format!("npuzzle {}", command.get_name()),
+                None => "npuzzle".to_string(),
+            };
+        }
+    }
+    "npuzzle".to_string()
 }
 
 fn run(command: Command, context: &mut Context) -> CommandResult {
@@ -238,5 +257,28 @@ mod tests {
     #[test]
     fn the_argument_definitions_are_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_usage_tip_names_the_command_the_error_is_about() {
+        for (args, command) in [
+            (
+                &["npuzzle", "solve", "--bogus", "867254301"][..],
+                "npuzzle solve",
+            ),
+            (
+                &["npuzzle", "--data-dir", "d", "sample", "-n", "x"][..],
+                "npuzzle sample",
+            ),
+            (
+                &["npuzzle", "--data-dir=d", "verify", "a", "b"][..],
+                "npuzzle verify",
+            ),
+            (&["npuzzle", "--bogus"][..], "npuzzle"),
+            (&["npuzzle", "solv", "1"][..], "npuzzle"),
+        ] {
+            let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            assert_eq!(usage_command(&args), command, "{args:?}");
+        }
     }
 }
