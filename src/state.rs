@@ -12,6 +12,10 @@ use crate::board::{Board, Move, MAX_CELLS};
 /// The tile number of the blank.
 pub const BLANK: u8 = 0;
 
+/// How every drawing of a board (grids, the terminal game) shows the blank. The parser also
+/// reads `0` and `.` for it; output uses this one spelling.
+pub const BLANK_GLYPH: char = '_';
+
 /// A state of a board: `cells[c]` is the tile in cell `c` (row-major), `0` the blank.
 ///
 /// Holding a `State` means it is valid: every tile `0..cells` appears exactly once.
@@ -558,7 +562,8 @@ impl State {
         Relabelling::onto_canonical(goal).apply(self)
     }
 
-    /// The state drawn as rows of right-aligned tiles, `_` for the blank, one row per line.
+    /// The state drawn as rows of right-aligned tiles, [`BLANK_GLYPH`] for the blank, one row
+    /// per line.
     pub fn grid(&self) -> String {
         let w = self.board.width();
         let digits = (self.board.cells() - 1).to_string().len();
@@ -571,7 +576,7 @@ impl State {
                 .iter()
                 .map(|&t| {
                     if t == BLANK {
-                        format!("{:>digits$}", "_")
+                        format!("{:>digits$}", BLANK_GLYPH)
                     } else {
                         format!("{t:>digits$}")
                     }

@@ -18,6 +18,16 @@ struct Tmux {
 impl Tmux {
     /// Starts `npuzzle ARGS` in an 80x24 session; `None` when tmux is missing (and allowed to be).
     fn start(name: &str, data_dir: &Path, args: &str) -> Option<Tmux> {
+        Tmux::start_sized(name, data_dir, args, (80, 24))
+    }
+
+    /// Starts `npuzzle ARGS` in a session of `columns` x `lines`.
+    fn start_sized(
+        name: &str,
+        data_dir: &Path,
+        args: &str,
+        (columns, lines): (u16, u16),
+    ) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("NPUZZLE_REQUIRE_TMUX").is_none(),
@@ -30,13 +40,14 @@ impl Tmux {
             socket: format!("npuzzle-test-{}-{name}", std::process::id()),
         };
         let command = format!("{BIN} --data-dir '{}' play {args}", data_dir.display());
+        let (columns, lines) = (columns.to_string(), lines.to_string());
         let out = tmux.run(&[
             "new-session",
             "-d",
             "-x",
-            "80",
+            &columns,
             "-y",
-            "24",
+            &lines,
             "-s",
             "play",
             &command,
@@ -81,6 +92,20 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Makes the terminal `columns` x `lines`, as a user dragging its window would.
+    fn resize(&self, columns: u16, lines: u16) {
+        let out = self.run(&[
+            "resize-window",
+            "-t",
+            "play",
+            "-x",
+            &columns.to_string(),
+            "-y",
+            &lines.to_string(),
+        ]);
+        assert!(out.status.success(), "tmux resize-window: {out:?}");
     }
 
     /// Whether the game's session still runs.
@@ -190,6 +215,65 @@ fn a_4x4_close_to_the_goal_is_answered_exactly_by_search() {
     tmux.wait_for("Distance: 1 (exact, by idastar");
     tmux.keys(&["Right"]);
     tmux.wait_for("Distance: 0 (exact");
+    tmux.keys(&["q"]);
+    tmux.wait_gone();
+}
+
+/// The rows of tiles on the screen: lines made only of tile numbers and the blank `_`.
+fn tile_rows(screen: &str, width: usize) -> Vec<Vec<String>> {
+    screen
+        .lines()
+        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+        .filter(|words| {
+            words.len() == width
+                && words
+                    .iter()
+                    .all(|w| w == "_" || w.chars().all(|c| c.is_ascii_digit()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_terminal_too_small_says_so_and_the_whole_board_comes_back_when_it_grows() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    // 12 lines: once, the layout squeezed the board and a row of tiles went missing unsaid.
+    let Some(tmux) = Tmux::start_sized("small", data.path(), "123456078", (80, 12)) else {
+        return;
+    };
+    let screen = tmux.wait_for("too small");
+    assert!(screen.contains("(80x12)"), "{screen}");
+    assert!(screen.contains("needs at least"), "{screen}");
+    assert!(
+        tile_rows(&screen, 3).is_empty(),
+        "no part of the board: {screen}"
+    );
+    // Grown: the whole board, every row, the blank drawn as `_` (as in every other output).
+    tmux.resize(80, 24);
+    let screen = tmux.wait_for("Distance: 2 (exact");
+    let rows = tile_rows(&screen, 3);
+    assert_eq!(
+        rows,
+        [["1", "2", "3"], ["4", "5", "6"], ["_", "7", "8"]],
+        "{screen}"
+    );
+    assert!(screen.contains("q quit"), "{screen}");
+    // Moves still work, and a shrink below the board's needs says so again.
+    tmux.keys(&["Right"]);
+    tmux.wait_for("Distance: 1 (exact");
+    tmux.resize(30, 24);
+    let screen = tmux.wait_for("too small");
+    assert!(screen.contains("(30x24)"), "{screen}");
+    // The smallest size it asks for shows everything.
+    let at = screen.find("needs at least ").expect("a size") + "needs at least ".len();
+    let size: String = screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == 'x')
+        .collect();
+    let (columns, lines) = size.split_once('x').expect("WxH");
+    tmux.resize(columns.parse().unwrap(), lines.parse().unwrap());
+    let screen = tmux.wait_for("Distance: 1 (exact");
+    assert_eq!(tile_rows(&screen, 3).len(), 3, "{screen}");
+    assert!(screen.contains("q quit"), "{screen}");
     tmux.keys(&["q"]);
     tmux.wait_gone();
 }

@@ -13,13 +13,13 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::{DefaultTerminal, Frame};
 
 use npuzzle::answer::{lower_bound, AnswerError, NoAnswer};
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{SampleError, SampleOptions};
-use npuzzle::{How, Limits, Method, Move, Oracle, State};
+use npuzzle::{How, Limits, Method, Move, Oracle, State, BLANK_GLYPH};
 
 use super::args::PlayArgs;
 use super::input::{goal_or_default, start_and_goal, unsolvable_reason};
@@ -189,13 +189,24 @@ impl<'o> Game<'o> {
     fn draw(&self, frame: &mut Frame) {
         let board = self.now.board();
         let rows = board.height() as u16;
+        let area = frame.area();
+        let (need_width, need_height) = needed_size(board);
+        if area.width < need_width || area.height < need_height {
+            // Squeezed, the layout would drop rows of the board without a word: say so instead,
+            // and draw the game again once the terminal is large enough (every resize redraws).
+            frame.render_widget(
+                Paragraph::new(too_small(board, area.width, area.height)).wrap(Wrap { trim: true }),
+                area,
+            );
+            return;
+        }
         let [title, grid, info, help] = Layout::vertical([
             Constraint::Length(1),
-            Constraint::Length(rows * 2 + 1),
-            Constraint::Length(5),
-            Constraint::Min(2),
+            Constraint::Length(rows * 2),
+            Constraint::Length(INFO_LINES),
+            Constraint::Length(HELP.len() as u16),
         ])
-        .areas(frame.area());
+        .areas(area);
         frame.render_widget(
             Paragraph::new(format!("npuzzle play: {board}, goal {}", self.goal))
                 .style(Style::new().add_modifier(Modifier::BOLD)),
@@ -216,7 +227,7 @@ impl<'o> Game<'o> {
                     _ => Style::new().fg(Color::White).bg(Color::Blue),
                 };
                 let text = if tile == 0 {
-                    "  . ".to_string()
+                    format!("  {BLANK_GLYPH} ")
                 } else {
                     format!(" {tile:>2} ")
                 };
@@ -253,14 +264,38 @@ impl<'o> Game<'o> {
         ];
         frame.render_widget(Paragraph::new(info_lines), info);
         frame.render_widget(
-            Paragraph::new(vec![
-                Line::raw("arrows/hjkl move the blank  ? or H hint  u undo  s shuffle (+/- depth)"),
-                Line::raw("r restart  q quit"),
-            ])
-            .style(Style::new().fg(Color::DarkGray)),
+            Paragraph::new(HELP.iter().map(|l| Line::raw(*l)).collect::<Vec<_>>())
+                .style(Style::new().fg(Color::DarkGray)),
             help,
         );
     }
+}
+
+/// The key reminder under the board.
+const HELP: [&str; 2] = [
+    "arrows/hjkl move the blank  ? or H hint  u undo",
+    "s shuffle (+/- depth)  r restart  q quit",
+];
+
+/// Lines under the board: the distance, moves made, the last message, a blank line.
+const INFO_LINES: u16 = 4;
+
+/// The smallest terminal (columns, lines) that shows the whole game on `board`: the title, two
+/// lines per row of tiles, the information lines and the key reminder, and a width that holds
+/// the tiles (5 columns and a gap each) and the reminder.
+fn needed_size(board: npuzzle::Board) -> (u16, u16) {
+    let help_width = HELP.iter().map(|l| l.len()).max().unwrap_or(0) as u16;
+    let width = (board.width() as u16 * 6).max(help_width);
+    let height = 1 + board.height() as u16 * 2 + INFO_LINES + HELP.len() as u16;
+    (width, height)
+}
+
+/// What a terminal too small for the game shows.
+fn too_small(board: npuzzle::Board, width: u16, height: u16) -> String {
+    let (need_width, need_height) = needed_size(board);
+    format!(
+        "npuzzle play: the terminal is too small ({width}x{height}); the {board} board needs at least {need_width}x{need_height}. Enlarge it to go on (q quits)."
+    )
 }
 
 /// Plays until `q`.
@@ -273,11 +308,7 @@ pub fn run(args: &PlayArgs, context: &mut Context) -> CommandResult {
         None => (None, goal_or_default(&args.goal)?),
     };
     let how = How::within(limits(&args.limit, Limits::NONE.time(DEFAULT_MOVE_LIMIT)));
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(npuzzle::sample::fresh_seed);
     let oracle = context.oracle();
     let mut game = Game {
         oracle,
