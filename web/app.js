@@ -15,6 +15,7 @@ const game = {
   solution: null, // {moves: "ULDR", next: 0} from the position it was computed at
   timer: null,
   asked: 0,       // the number of the latest distance question: older answers are dropped
+  boards: {},     // what the server gives on each board (GET /api/boards), by `WxH`
 };
 
 // The blank moves: U D L R (the names the command line uses).
@@ -82,6 +83,14 @@ function render() {
   });
   grid.dataset.state = stateText(game.tiles);
   grid.dataset.board = boardText();
+  // A verdict is about the position it was asked for: once the board shows another one, it
+  // no longer applies (its "optimal" and its exact distance would be read as this one's).
+  const verdict = $('verdict');
+  if (verdict.dataset.state !== undefined && verdict.dataset.state !== grid.dataset.state) {
+    verdict.textContent = '';
+    delete verdict.dataset.verdict;
+    delete verdict.dataset.state;
+  }
   $('made').textContent = String(game.made);
   $('undo').disabled = game.history.length === 0;
 }
@@ -252,6 +261,40 @@ function playAll() {
   }, 350);
 }
 
+// The menu says what each board gives, as the server reports it (GET /api/boards).
+async function describeBoards() {
+  const reply = await api('/api/boards');
+  if (!reply.ok) return;
+  const select = $('board');
+  const chosen = select.value;
+  const offered = new Set();
+  for (const info of reply.json.boards) {
+    game.boards[info.board] = info;
+    offered.add(info.board);
+    let option = select.querySelector(`option[value="${info.board}"]`);
+    if (!option) {
+      option = document.createElement('option');
+      option.value = info.board;
+      select.appendChild(option);
+    }
+    option.textContent = info.label;
+    option.dataset.answers = info.answers;
+  }
+  for (const option of [...select.options]) {
+    if (!offered.has(option.value)) option.remove();
+  }
+  select.value = offered.has(chosen) ? chosen : '3x3';
+  describeBoard();
+}
+
+function describeBoard() {
+  const info = game.boards[boardText()];
+  const note = $('board-note');
+  note.textContent = info ? info.detail : '';
+  note.dataset.answers = info ? info.answers : '';
+  $('depth').max = info && info.max_shuffle !== undefined ? String(info.max_shuffle) : '80';
+}
+
 function setBoard() {
   const [w, h] = $('board').value.split('x').map(Number);
   game.width = w;
@@ -272,19 +315,28 @@ function setBoard() {
   game.history = [];
   game.made = 0;
   clearSolution();
+  describeBoard();
   render();
   showDistance();
 }
 
 async function shuffle() {
-  const depth = Number($('depth').value);
+  const info = game.boards[boardText()];
+  let depth = Number($('depth').value);
+  if (info && info.max_shuffle !== undefined && depth > info.max_shuffle) {
+    depth = info.max_shuffle;
+    $('depth').value = String(depth);
+  }
   clearSolution();
   say('shuffling…');
-  const reply = await api('/api/sample', {
+  // Only a board with a table can draw a position at an exact depth; elsewhere the page
+  // walks without asking (the server would refuse the depth).
+  const exact = info ? info.exact_shuffle : ['2x2', '2x3', '3x2', '3x3', '4x3', '3x4'].includes(boardText());
+  const reply = exact ? await api('/api/sample', {
     depth, count: 1, goal: stateText(game.goal), board: boardText(),
-  });
+  }) : null;
   let tiles;
-  if (reply.ok && reply.json.instances.length === 1) {
+  if (reply && reply.ok && reply.json.instances.length === 1) {
     tiles = parseState(reply.json.instances[0].start);
     say(`shuffled: a position drawn uniformly at exact distance ${depth} (seed ${reply.json.seed})`);
   } else {
@@ -298,7 +350,9 @@ async function shuffle() {
       last = options[Math.floor(Math.random() * options.length)];
       tiles = apply(tiles, last);
     }
-    say(`shuffled by ${depth} random moves (the exact depth needs a table: ${reply.json.error})`);
+    say(reply
+      ? `shuffled by ${depth} random moves (no position at exact distance ${depth}: ${reply.json.error})`
+      : `shuffled by ${depth} random moves (an exact depth needs a table; the distance shown is exact)`);
   }
   game.tiles = tiles;
   game.history = [];
@@ -309,11 +363,14 @@ async function shuffle() {
 
 async function check() {
   const moves = $('claim').value;
+  const asked = stateText(game.tiles);
   $('verdict').textContent = 'checking…';
+  $('verdict').dataset.state = asked;
   const reply = await api('/api/verify', {}, {
     start: stateText(game.tiles), goal: stateText(game.goal), board: boardText(), moves,
   });
   const out = $('verdict');
+  if (out.dataset.state !== asked) return; // the board moved on while the server judged
   if (!reply.ok) {
     out.textContent = `error: ${reply.json.error}`;
     out.dataset.verdict = 'error';
@@ -351,3 +408,4 @@ $('step').addEventListener('click', () => { step(); });
 $('play-all').addEventListener('click', playAll);
 $('check').addEventListener('click', check);
 setBoard();
+describeBoards();

@@ -167,15 +167,86 @@ test('the page plays a 3x3 game with the exact distance, a hint, a verdict and a
     await page.click('#step');
     now = await shown();
     assert.equal(now.distance, d - 1);
+    // The verdict was about the position before the moves: it is gone, not left stale.
+    assert.equal(await page.textContent('#verdict'), '', `after step ${i + 1}`);
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), null);
   }
+  // The rest of the solution, checked from here: the verdict names this position's distance.
+  await page.fill('#claim', moves.slice(3));
+  await page.click('#check');
+  await page.waitForSelector('#verdict[data-verdict]');
+  assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'optimal');
+  now = await shown();
+  assert.equal(now.distance, moves.length - 3);
+  assert.equal(now.distance, cliDistance(now.state, now.board));
+  // The menu's note on the board (from /api/boards, which may wait for databases to be built
+  // on a fresh data directory) is on the screenshot too.
+  await page.waitForSelector('#board-note[data-answers="table"]', { timeout: 90000 });
   mkdirSync(out, { recursive: true });
   await page.screenshot({ path: path.join(out, 'page.png'), fullPage: true });
   await page.click('#play-all');
+  // Playing on moves the board away from the position checked: the verdict goes.
+  await page.waitForFunction(() => document.querySelector('#verdict').textContent === '');
   await page.waitForFunction(() => document.querySelector('#distance').textContent === '0'
     && document.querySelector('#distance').dataset.ready === 'true', null, { timeout: 30000 });
   now = await shown();
   assert.equal(now.state, '1,2,3,4,5,6,7,8,0');
   assert.equal(await page.textContent('#status'), 'solved!');
+});
+
+test('the board menu says what the server gives on each board, as /api/boards reports it', async () => {
+  await page.goto(url);
+  await shown();
+  const reported = await (await fetch(new URL('/api/boards', url))).json();
+  await page.waitForFunction((n) => document.querySelectorAll('#board option[data-answers]').length === n,
+    reported.boards.length);
+  const options = await page.$$eval('#board option', (list) => list.map((o) => ({
+    value: o.value, label: o.textContent, answers: o.dataset.answers,
+  })));
+  assert.deepEqual(options.map((o) => o.value), reported.boards.map((b) => b.board),
+    'the menu offers exactly the boards the server describes');
+  for (const board of reported.boards) {
+    const option = options.find((o) => o.value === board.board);
+    assert.equal(option.label, board.label);
+    assert.equal(option.answers, board.answers);
+    assert.match(board.label, /table|databases|search/);
+    // Every board with a table has the command line's table; others say they search.
+    const [w, h] = board.board.split('x').map(Number);
+    assert.equal(board.answers === 'table', w * h <= 12, board.board);
+  }
+  // The 5x5 board in a fresh data directory has no databases: it says so, and its shuffles
+  // stay short enough for the search to answer exactly.
+  const five = reported.boards.find((b) => b.board === '5x5');
+  assert.equal(five.answers, 'search');
+  assert.match(five.label, /short shuffles/);
+  await page.selectOption('#board', '5x5');
+  assert.match(await page.textContent('#board-note'), /no pattern databases/);
+  assert.equal(await page.getAttribute('#depth', 'max'), String(five.max_shuffle));
+});
+
+test('shuffling a board without a table walks without an error (4x4, 5x5)', async () => {
+  const failed = [];
+  const listen = (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`); };
+  page.on('response', listen);
+  try {
+    for (const [board, depth] of [['4x4', 14], ['5x5', 10]]) {
+      await page.selectOption('#board', board);
+      let now = await shown();
+      assert.equal(now.text, '0');
+      await page.fill('#depth', String(depth));
+      await page.click('#shuffle');
+      await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('shuffled'));
+      const status = await page.textContent('#status');
+      assert.match(status, /random moves/, status);
+      assert.doesNotMatch(status, /needs an exact table|leave out the depths|error/i, status);
+      now = await shown();
+      assert.ok(Number.isInteger(now.distance) && now.distance <= depth, `${board}: ${now.text}`);
+      assert.equal(now.distance, cliDistance(now.state, now.board));
+    }
+  } finally {
+    page.off('response', listen);
+  }
+  assert.deepEqual(failed, [], 'no request failed');
 });
 
 test('a board without a table shows a search answer (4x4), a goal with the blank first is served', async () => {

@@ -13,6 +13,7 @@
 //! [`api::MAX_LIMIT`]); `sample` draws at most [`api::MAX_SAMPLE_COUNT`] instances.
 
 mod api;
+mod boards;
 mod page;
 
 use std::io::Write;
@@ -64,6 +65,7 @@ pub fn router(shared: Shared) -> Router {
         .route("/api/solve", get(api::solve))
         .route("/api/verify", post(api::verify))
         .route("/api/sample", get(api::sample))
+        .route("/api/boards", get(boards::boards))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
