@@ -395,6 +395,29 @@ fn build_reports_the_whole_build_not_only_the_generation() {
 }
 
 #[test]
+fn a_table_over_10_mb_is_announced_before_it_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    // stderr is a pipe here, so no spinner: a note says what is built before it begins.
+    let out = npuzzle(
+        dir.path(),
+        &["distance", "1 2 3 4 5 6 7 8 9 10 0 11", "--board", "4x3"],
+    );
+    assert_eq!(stdout(&out), "1\n", "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("npuzzle: note: building the 4x3 table")
+            && lines[0].contains("240 MB"),
+        "{err}"
+    );
+    assert!(lines[1].contains("note: built table"), "{err}");
+    // A small table is built without the note.
+    let out = npuzzle(dir.path(), &["distance", "123456708"]);
+    assert!(!stderr(&out).contains("building"), "{}", stderr(&out));
+}
+
+#[test]
 fn build_size_without_goal_builds_that_boards_default_goal() {
     let dir = tempfile::tempdir().unwrap();
     let out = npuzzle(dir.path(), &["build", "--size", "3x2"]);

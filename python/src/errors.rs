@@ -105,20 +105,23 @@ pub fn no_answer_error(why: NoAnswer, start: &State, goal: &State, rest: &Answer
 }
 
 /// Reports a data directory's notices as Python `RuntimeWarning`s: a table rebuilt, or
-/// answered from memory because the directory cannot be used (another user's, say). Building a
+/// answered from memory because the directory cannot be used (another user's, say), and a
+/// build of more than 10 MB before it begins ([`SourceEvent::announcement`]). Building a small
 /// missing table is the normal first use and says nothing.
 ///
 /// Called by the library while the GIL is released (possibly on a worker thread), so it
 /// attaches to the interpreter for the warning. A warning filter that turns warnings into
 /// errors cannot fail the question here; the warning is then dropped.
 pub fn warn_event(event: SourceEvent<'_>) {
-    let SourceEvent::Notice(notice) = event else {
-        return;
+    // A build of more than 10 MB (a 12-cell table: 240 MB into the data directory) is said
+    // before it begins, not found later on disk.
+    let text = match (&event, event.announcement()) {
+        (_, Some(announcement)) => format!("npuzzle: {announcement}"),
+        (SourceEvent::Notice(Notice::Built { .. }), _) => return,
+        (SourceEvent::Notice(notice), _) => format!("npuzzle: {notice}"),
+        _ => return,
     };
-    if matches!(notice, Notice::Built { .. }) {
-        return;
-    }
-    let Ok(message) = CString::new(format!("npuzzle: {notice}")) else {
+    let Ok(message) = CString::new(text) else {
         return;
     };
     Python::attach(|py| {

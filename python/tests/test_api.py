@@ -269,6 +269,30 @@ def test_a_data_directory_others_may_write_is_not_used(tmp_path):
     assert list(shared.iterdir()) == []
 
 
+def test_a_table_over_10_mb_is_announced_before_it_is_built(tmp_path):
+    """A 12-cell table is 240 MB kept in the data directory: a RuntimeWarning says so before
+    the build begins (the file does not exist yet when it is shown); small tables say nothing."""
+    import warnings
+
+    shown = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        shown.append((category, str(message), sorted(p.name for p in tmp_path.iterdir())))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show  # restored by catch_warnings
+        npuzzle.Table(data_dir=tmp_path)  # 3x3: 181 KB, silent
+        assert shown == []
+        table = npuzzle.Table(board="4x3", data_dir=tmp_path)
+    assert len(shown) == 1, shown
+    category, message, files = shown[0]
+    assert category is RuntimeWarning
+    assert "building the 4x3 table" in message and "240 MB" in message, message
+    assert not any(name.startswith("4x3") for name in files), files
+    assert table.distance("1 2 3 4 / 5 6 7 8 / 9 10 0 11") == 1
+
+
 def cli_binary():
     """The npuzzle binary: $NPUZZLE_BIN (.ci/run sets it, so there the comparison always
     runs), else one built in this checkout."""

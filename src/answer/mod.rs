@@ -44,7 +44,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub use bound::lower_bound;
-pub use source::{BuildInMemory, DataDir, SourceError, SourceEvent, TableSource};
+pub use source::{
+    BuildInMemory, DataDir, SourceError, SourceEvent, TableSource, ANNOUNCED_BUILD_BYTES,
+};
 
 use crate::board::Board;
 use crate::heuristic::{HeuristicKind, PatternHeuristic};

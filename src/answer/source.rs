@@ -109,6 +109,41 @@ pub enum SourceEvent<'a> {
     PatternProgress(Progress),
 }
 
+/// Builds of at least this many bytes are announced before they begin (a note or a spinner from
+/// the command line, a `RuntimeWarning` in Python): on 12-cell boards a table is 240 MB and
+/// seconds of work, kept in the data directory afterwards, which nobody should find out later.
+pub const ANNOUNCED_BUILD_BYTES: u64 = 10_000_000;
+
+impl SourceEvent<'_> {
+    /// For a table build of at least [`ANNOUNCED_BUILD_BYTES`] about to begin: one line saying
+    /// what is built, how large it is, and that it stays on disk. `None` for smaller builds and
+    /// other events. (Pattern databases built on first use are 6-6-3, under 3 MB each; the
+    /// larger ones are built only by `npuzzle build --pdb`.)
+    ///
+    /// ```
+    /// use npuzzle::answer::SourceEvent;
+    /// use npuzzle::{Board, State};
+    /// let goal = State::goal(Board::new(4, 3)?);
+    /// let event = SourceEvent::Building { goal: &goal, states: 239_500_800 };
+    /// assert!(event.announcement().unwrap().contains("240 MB"));
+    /// let small = State::goal(Board::THREE_BY_THREE);
+    /// assert_eq!(SourceEvent::Building { goal: &small, states: 181_440 }.announcement(), None);
+    /// # Ok::<(), npuzzle::BoardError>(())
+    /// ```
+    pub fn announcement(&self) -> Option<String> {
+        match self {
+            SourceEvent::Building { goal, states } if *states >= ANNOUNCED_BUILD_BYTES => {
+                Some(format!(
+                    "building the {} table for goal {goal}: {} MB ({states} states), seconds of work; it is saved in the data directory and reused (delete it to reclaim the space)",
+                    goal.board(),
+                    states.div_ceil(1_000_000)
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Opens tables in one directory; builds and saves (atomically) those that are missing,
 /// damaged or for another goal; keeps a table in memory where the directory cannot be used.
 pub struct DataDir {

@@ -158,8 +158,9 @@ struct Build {
     what: &'static str,
 }
 
-/// Tables of at least this many states get a spinner on a terminal (about a second to build).
-const SPINNER_STATES: u64 = 10_000_000;
+/// Tables of at least this many states (bytes) get a spinner on a terminal, and a note before
+/// the build elsewhere.
+const SPINNER_STATES: u64 = npuzzle::answer::ANNOUNCED_BUILD_BYTES;
 
 /// The bar of a pattern database build, `{msg}` naming the pattern and its layer; shared by the
 /// builds on first use and `npuzzle build --pdb`.
@@ -177,7 +178,12 @@ impl BuildProgress {
         let terminal = || std::io::stderr().is_terminal();
         match event {
             SourceEvent::Building { goal, states } => {
-                let bar = (states >= SPINNER_STATES && terminal()).then(|| {
+                let on_terminal = states >= SPINNER_STATES && terminal();
+                if let (false, Some(announcement)) = (on_terminal, event.announcement()) {
+                    // No spinner to watch (stderr is a file or a pipe): say it before it begins.
+                    eprintln!("npuzzle: note: {announcement}");
+                }
+                let bar = on_terminal.then(|| {
                     let bar = ProgressBar::new_spinner().with_style(
                         ProgressStyle::with_template("npuzzle: {spinner} {msg} {elapsed}")
                             .expect("a valid template"),
