@@ -525,21 +525,15 @@ fn sample(
         )));
     }
     let goal = read_goal_or_default(goal, board)?;
-    let depths = match (depth, min_depth, max_depth) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err(PyValueError::new_err(
-                "depth cannot be given together with min_depth or max_depth",
-            ))
-        }
-        (Some(depth), None, None) => depth..=depth,
-        (None, min, max) => min.unwrap_or(0)..=max.unwrap_or(u8::MAX),
-    };
+    let depths = npuzzle::sample::depth_range(depth, min_depth, max_depth).map_err(|_| {
+        PyValueError::new_err("depth cannot be given together with min_depth or max_depth")
+    })?;
     let options = SampleOptions {
         count,
         depths,
         unsolvable,
     };
-    let seed = seed.unwrap_or_else(fresh_seed);
+    let seed = seed.unwrap_or_else(npuzzle::sample::fresh_seed);
     let oracle = default_oracle();
     let drawn = py
         .detach(|| {
@@ -548,6 +542,21 @@ fn sample(
                 .map(|draws| draws.collect::<Vec<_>>())
         })
         .map_err(answer_error)?;
+    if (drawn.len() as u64) < count {
+        // Starts never repeat: fewer states lie at these depths than were asked for.
+        let exist = drawn.len() as u64 - unsolvable;
+        let message = std::ffi::CString::new(format!(
+            "npuzzle: only {exist} states lie at these depths: each is drawn once, {} instances instead of {count}",
+            drawn.len()
+        ))
+        .expect("no NUL byte in the message");
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(),
+            &message,
+            1,
+        )?;
+    }
     Ok(drawn
         .into_iter()
         .map(|i| Instance {
@@ -557,14 +566,6 @@ fn sample(
             distance: i.distance,
         })
         .collect())
-}
-
-/// A seed for a call without one: the clock mixed with the process id (as the CLI does).
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    npuzzle::rng::SplitMix64::new(nanos ^ (u64::from(std::process::id()) << 32)).next_u64()
 }
 
 /// The native half of `npuzzle.distances`, which converts the input to a uint8 array first:

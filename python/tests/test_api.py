@@ -234,6 +234,10 @@ def test_sample_is_reproducible_and_pinned_to_the_clis_golden_output():
         npuzzle.sample(count=2, unsolvable=3)
     with pytest.raises(ValueError):
         npuzzle.sample(depth=3, min_depth=2)
+    # Two states lie at depth 31: asked for 20, both come once, with a warning saying so.
+    with pytest.warns(RuntimeWarning, match="only 2 states"):
+        deepest = npuzzle.sample(count=20, depth=31, seed=4)
+    assert len({i.start for i in deepest}) == len(deepest) == 2
     with pytest.raises(ValueError, match="per call"):
         npuzzle.sample(count=10**12)
 
