@@ -61,7 +61,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     };
     let built = match args.threads {
         Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(super::threads::pool_threads(Some(threads)))
             .build()
             .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?
             .install(generate),
@@ -129,7 +129,7 @@ fn build_databases(
         ))
     })?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(super::threads::pool_threads(args.threads))
         .build()
         .map_err(|e| Failure::usage(format!("cannot start the generator's threads: {e}")))?;
     let terminal = std::io::stderr().is_terminal();

@@ -351,6 +351,7 @@ fn check_trusted(path: &Path, metadata: &std::fs::Metadata) -> Result<(), TableF
 /// # Errors
 /// [`TableFileError::Untrusted`], or [`TableFileError::Read`] when it cannot be looked at.
 pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
+    check_links_on_the_way(dir)?;
     match std::fs::metadata(dir) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(error) => Err(TableFileError::Read {
@@ -363,6 +364,61 @@ pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
         }),
         Ok(metadata) => check_trusted(dir, &metadata),
     }
+}
+
+/// Refuses a path that passes through a symbolic link another user planted in a shared
+/// directory: a link in a sticky, world-writable directory (`/tmp`) owned neither by the user
+/// npuzzle runs as nor by the directory's owner. Whoever owns such a link decides where it
+/// points, so a data directory reached through it could be any directory of the user's own
+/// (for root: any directory at all), and npuzzle would write tables there. This is the rule of
+/// Linux's `fs.protected_symlinks`, applied whether or not the kernel applies it.
+///
+/// Every prefix of `dir` (made absolute) is looked at without following its last component.
+fn check_links_on_the_way(dir: &Path) -> Result<(), TableFileError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let absolute = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            match std::env::current_dir() {
+                Ok(cwd) => cwd.join(dir),
+                Err(_) => return Ok(()),
+            }
+        };
+        let me = effective_uid();
+        let mut prefix = PathBuf::new();
+        for component in absolute.components() {
+            prefix.push(component);
+            let Ok(link) = std::fs::symlink_metadata(&prefix) else {
+                // Missing from here on: nothing further to follow.
+                return Ok(());
+            };
+            if !link.file_type().is_symlink() || link.uid() == me {
+                continue;
+            }
+            let Some(parent) = prefix.parent() else {
+                continue;
+            };
+            let Ok(shared) = std::fs::metadata(parent) else {
+                continue;
+            };
+            let sticky_and_open = shared.mode() & 0o1002 == 0o1002;
+            if sticky_and_open && link.uid() != shared.uid() {
+                return Err(TableFileError::Untrusted {
+                    path: dir.to_path_buf(),
+                    why: format!(
+                        "it is reached through the symbolic link {}, owned by user {} in the shared directory {} (sticky and writable by everyone), and npuzzle runs as user {me}: that user decides where the link points",
+                        prefix.display(),
+                        link.uid(),
+                        parent.display()
+                    ),
+                });
+            }
+        }
+    }
+    let _ = dir;
+    Ok(())
 }
 
 /// Creates `dir` and its missing parents, private to the user (mode 0700 on Unix).
