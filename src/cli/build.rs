@@ -156,7 +156,8 @@ fn build_databases(
         let path = context
             .data_dir()?
             .join(file::pattern_file_name(&canonical, tiles));
-        file::write_atomic(&path, db.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
+        // Deep-checked before the rename, and recorded as verified in the data directory.
+        file::save_pattern_database(&path, &db).map_err(|e| Failure::usage(e.to_string()))?;
         let header = db.header();
         writeln!(
             std::io::stdout().lock(),
