@@ -22,12 +22,13 @@
 //! Every rule holds for a correct database, so a failure is damage. The rules are necessary,
 //! not sufficient: an entry raised where every lower neighbour's free cells are walled apart
 //! can pass (ARCHITECTURE.md, "Trust model", says what this defends against). One pass over
-//! the placements on rayon, each unranked and its neighbours ranked by substituting one cell;
+//! the placements on rayon, each unranked and its neighbours' ranks carried by [`RankDelta`];
 //! the first damage in rank order is reported, whatever the thread count.
 
 use rayon::prelude::*;
 
 use super::database::PatternDatabase;
+use super::delta::RankDelta;
 use super::generate::{manhattan, Geometry};
 
 /// What the deep check found wrong with a pattern database.
@@ -98,10 +99,17 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
     // hold code 0 and bound nothing, so their neighbours are not held to them.
     let few_free = space.board().cells() - k < 3;
     let entries = space.entries() as u32;
+    // A neighbour's rank from the entry's by the search's arithmetic (one weight for a
+    // horizontal move, `width - 1` table reads for a vertical one), not ranked from scratch.
+    let n = space.board().cells();
+    let identity: Vec<u8> = (0..n as u8).collect();
+    let delta = RankDelta::new(n, &[space.tiles().to_vec()], &identity, &identity);
     (0..entries.div_ceil(CHUNK))
         .into_par_iter()
         .find_map_first(|chunk| {
             let mut cells = [0u8; 32];
+            // The board with the pattern tiles in place, 0 (in no pattern) elsewhere.
+            let mut board = [0u8; 32];
             let end = chunk
                 .saturating_mul(CHUNK)
                 .saturating_add(CHUNK)
@@ -109,6 +117,9 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
             for p in chunk * CHUNK..end {
                 space.unrank(p, &mut cells);
                 let cells = &cells[..k];
+                for (i, &c) in cells.iter().enumerate() {
+                    board[c as usize] = space.tiles()[i];
+                }
                 let occupied = cells.iter().fold(0u32, |m, &c| m | 1 << c);
                 let free = geometry.all & !occupied;
                 let md: u32 = (0..k).map(|i| manhattan[i][cells[i] as usize] as u32).sum();
@@ -123,7 +134,8 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                     while targets != 0 {
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
-                        let q = space.rank_with(cells, i, to as u8);
+                        let q = p.wrapping_add(delta.delta(&board, space.tiles()[i], from, to));
+                        debug_assert_eq!(q, space.rank_with(cells, i, to as u8));
                         let q_value = md - manhattan[i][from] as u32
                             + manhattan[i][to] as u32
                             + 2 * db.code(q) as u32;
@@ -140,6 +152,9 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                         }
                         lowest = lowest.min(q_value);
                     }
+                }
+                for &c in cells {
+                    board[c as usize] = 0;
                 }
                 if code > 0 && lowest >= value {
                     return Some(PatternDamage::Unreached {
