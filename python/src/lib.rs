@@ -54,6 +54,15 @@ fn default_data_dir() -> Option<PathBuf> {
         .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("npuzzle")))
 }
 
+/// A path with a NUL byte names no file: `ValueError`, as `open()` says (the operating
+/// system would refuse it, and the tables would silently be kept in memory).
+fn refuse_nul(path: &std::path::Path) -> PyResult<()> {
+    if path.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(PyValueError::new_err("data_dir: embedded null byte"));
+    }
+    Ok(())
+}
+
 /// An oracle whose tables live in `dir` (in memory for `None`). The library's notices (a
 /// damaged table rebuilt, a directory that cannot be used) become Python `RuntimeWarning`s,
 /// where a CLI would print them on stderr.
@@ -737,6 +746,9 @@ impl Table {
         board: Option<&str>,
         data_dir: Option<PathBuf>,
     ) -> PyResult<Table> {
+        if let Some(dir) = &data_dir {
+            refuse_nul(dir)?;
+        }
         let goal = read_goal_or_default(goal, board)?;
         if !has_table(goal.board()) {
             return Err(PyValueError::new_err(

@@ -263,6 +263,17 @@ def test_table_opens_builds_and_answers(tmp_path):
         npuzzle.Table(board="4x4")
 
 
+def test_a_data_directory_with_a_nul_byte_is_a_value_error(tmp_path):
+    # As open() says; before, the table was built in memory with only a warning.
+    with pytest.raises(ValueError, match="null byte"):
+        open("a\x00b")
+    for spelling in ["a\x00b", str(tmp_path) + "/\x00", b"a\x00b".decode()]:
+        with pytest.raises(ValueError, match="null byte"):
+            npuzzle.Table(data_dir=spelling)
+    with pytest.raises(ValueError, match="null byte"):
+        npuzzle.Table(data_dir=tmp_path / "a\x00b")
+
+
 def test_a_data_directory_others_may_write_is_not_used(tmp_path):
     shared = tmp_path / "shared"
     shared.mkdir()

@@ -508,6 +508,17 @@ pub struct ServeArgs {
     /// The port on 127.0.0.1; 0 picks a free one. The URL is printed on stdout either way
     #[arg(long, value_name = "N", default_value_t = 8080)]
     pub port: u16,
+
+    /// Build the tables and pattern databases a question needs when they are missing from
+    /// the data directory (one at a time, within --max-memory); without it the server answers
+    /// from what is there, and a question that needs a missing table gets 503
+    #[arg(long)]
+    pub build: bool,
+
+    /// The most memory the tables the server holds, and a build's working memory, may take
+    /// (e.g. 512M, 2G) [default: a quarter of the machine's memory]
+    #[arg(long, value_name = "SIZE", value_parser = super::serve::parse_memory)]
+    pub max_memory: Option<u64>,
 }
 
 /// Arguments of `play` (the command's help is on [`Command::Play`]).

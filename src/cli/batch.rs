@@ -62,10 +62,11 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         out.flush()?;
         summary.into_result(settings.format)
     };
+    // Without --threads, the global pool (capped in `main`).
     match args.threads {
         None => work(context),
         Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(super::threads::pool_threads(Some(threads)))
             .build()
             .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?
             .install(|| work(context)),

@@ -62,7 +62,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     };
     let built = match args.threads {
         Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(super::threads::pool_threads(Some(threads)))
             .build()
             .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?
             .install(generate),
@@ -141,7 +141,7 @@ fn build_databases(
         ))
     })?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(super::threads::pool_threads(args.threads))
         .build()
         .map_err(|e| Failure::usage(format!("cannot start the generator's threads: {e}")))?;
     let terminal = std::io::stderr().is_terminal();
@@ -168,7 +168,8 @@ fn build_databases(
         let path = context
             .data_dir()?
             .join(file::pattern_file_name(&canonical, tiles));
-        file::write_atomic(&path, db.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
+        // Deep-checked before the rename, and recorded as verified in the data directory.
+        file::save_pattern_database(&path, &db).map_err(|e| Failure::usage(e.to_string()))?;
         let header = db.header();
         writeln!(
             std::io::stdout().lock(),

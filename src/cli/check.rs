@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
+use npuzzle::pattern::PatternDatabase;
 use npuzzle::table::file::{self, TableBytes, TableFileError};
 use npuzzle::table::format::FORMAT_VERSION;
 use npuzzle::{State, Table};
@@ -38,6 +39,11 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
             context.data_dir()?.join(file::file_name(&canonical))
         }
     };
+    if args.file.is_some() {
+        if let Ok(file::TableFile::Pattern(db)) = file::open_any(&path) {
+            return check_pattern(&path, &db, args.deep, goal.as_ref());
+        }
+    }
     let table = file::open(&path).map_err(|error| match error {
         // A table of the data directory is rebuilt there; a file named with --file is the
         // caller's to replace.
@@ -130,6 +136,68 @@ fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
             table.header().counts
         )));
     }
+    Ok(())
+}
+
+/// `check FILE` on a pattern database: opened whole (header, checksums, histogram), then
+/// described; `--deep` adds the deep check (`PatternDatabase::verify_deep`).
+fn check_pattern(
+    path: &std::path::Path,
+    db: &PatternDatabase<TableBytes>,
+    deep: bool,
+    goal: Option<&State>,
+) -> CommandResult {
+    let header = db.header();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "file:          {}", path.display())?;
+    writeln!(
+        out,
+        "format:        version {FORMAT_VERSION}, pattern database, header {} bytes, {} bytes in all",
+        header.len,
+        db.as_bytes().len()
+    )?;
+    writeln!(out, "board:         {}", header.board())?;
+    writeln!(out, "goal:          {}", header.goal)?;
+    let tiles: Vec<String> = db.space().tiles().iter().map(u8::to_string).collect();
+    writeln!(out, "pattern:       {}", tiles.join(" "))?;
+    writeln!(out, "entries:       {}", header.entries)?;
+    writeln!(out, "bits:          {} per entry", db.bits_per_entry())?;
+    writeln!(out, "max code:      {}", header.max_depth)?;
+    let counts: Vec<String> = header.counts.iter().map(|c| c.to_string()).collect();
+    writeln!(
+        out,
+        "code counts:   {} (histogram, recounted: matches)",
+        counts.join(" ")
+    )?;
+    writeln!(
+        out,
+        "body checksum: {:08x} (CRC-32, verified, and each of its {} blocks of {} KiB; header checksum verified)",
+        header.body_checksum,
+        header.block_checksums.len(),
+        (1usize << header.block_shift) / 1024
+    )?;
+    if let Some(goal) = goal {
+        if db.goal() != goal {
+            return Err(Failure::negative(format!(
+                "{} is a valid pattern database for goal {}, not goal {goal}",
+                path.display(),
+                db.goal()
+            )));
+        }
+    }
+    if deep {
+        db.verify_deep().map_err(|error| {
+            Failure::negative(format!(
+                "damaged: pattern database {} is not valid: {error}",
+                path.display()
+            ))
+        })?;
+        writeln!(
+            out,
+            "deep check: goal entry 0; no entry above a connected neighbour plus one; every entry above its Manhattan distance reached from a lower neighbour"
+        )?;
+    }
+    writeln!(out, "ok: {} is a valid pattern database", path.display())?;
     Ok(())
 }
 

@@ -70,11 +70,6 @@ impl Context {
         &self.oracle
     }
 
-    /// The answer layer, for threads that outlive a borrow (the server's blocking tasks).
-    pub fn shared_oracle(&self) -> Arc<Oracle> {
-        Arc::clone(&self.oracle)
-    }
-
     /// The usage error of a command that needs an exact table for `board`, which has none.
     pub fn no_table(board: Board) -> Failure {
         Failure::from(AnswerError::NoTable { board })

@@ -105,6 +105,8 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
+    // Before any pool exists: every pool takes the thread cap, whatever RAYON_NUM_THREADS says.
+    threads::cap_global_pool();
     let mut context = Context::new(&cli);
     match run(cli.command, &mut context) {
         Ok(()) => ExitCode::SUCCESS,

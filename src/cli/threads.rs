@@ -9,6 +9,46 @@ pub fn max_threads() -> usize {
     cores.saturating_mul(4).clamp(64, 1024)
 }
 
+/// The threads of a pool built without `--threads`: `RAYON_NUM_THREADS` where it holds a
+/// positive number, else one per core, and never more than [`max_threads`]. Rayon reads that
+/// variable itself for a pool built without a count, so every pool the program builds is given
+/// this count instead: `RAYON_NUM_THREADS=100000` must not start 100,000 threads.
+pub fn default_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let asked = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    asked.unwrap_or(cores).min(max_threads())
+}
+
+/// The threads of a pool: `--threads` (already bounded) or [`default_threads`].
+pub fn pool_threads(requested: Option<usize>) -> usize {
+    requested.unwrap_or_else(default_threads).min(max_threads())
+}
+
+/// Builds rayon's global pool with [`default_threads`] before anything uses it (rayon would
+/// otherwise size it from `RAYON_NUM_THREADS` unbounded), with one note on stderr when the
+/// variable asked for more than the limit.
+pub fn cap_global_pool() {
+    if let Some(asked) = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > max_threads())
+    {
+        eprintln!(
+            "npuzzle: RAYON_NUM_THREADS={asked} is more than the limit of {} threads on this machine; using {}",
+            max_threads(),
+            default_threads()
+        );
+    }
+    // Fails only when the global pool exists already (it never does this early); rayon then
+    // keeps the one it has.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(default_threads())
+        .build_global();
+}
+
 /// Reads a `--threads` value (a clap `value_parser`).
 ///
 /// # Errors
@@ -46,5 +86,8 @@ mod tests {
         assert!(parse_threads("0").is_err());
         assert!(parse_threads("-3").is_err());
         assert!(parse_threads("lots").is_err());
+        assert!((1..=max).contains(&default_threads()));
+        assert_eq!(pool_threads(Some(3)), 3);
+        assert!(pool_threads(None) <= max);
     }
 }

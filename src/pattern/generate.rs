@@ -93,20 +93,20 @@ masks!(AtomicU8, u8);
 masks!(AtomicU16, u16);
 masks!(AtomicU32, u32);
 
-/// The board's cell masks, for flood fills.
-struct Geometry {
+/// The board's cell masks, for flood fills (also the deep check's).
+pub(crate) struct Geometry {
     width: u32,
-    all: u32,
+    pub(crate) all: u32,
     /// Cells a one-step shift left (towards higher cells) may land on: not column 0.
     not_first_column: u32,
     /// Cells a one-step shift right may land on: not the last column.
     not_last_column: u32,
     /// The cells next to each cell.
-    around: Vec<u32>,
+    pub(crate) around: Vec<u32>,
 }
 
 impl Geometry {
-    fn new(space: &PatternSpace) -> Geometry {
+    pub(crate) fn new(space: &PatternSpace) -> Geometry {
         let board = space.board();
         let (w, n) = (board.width(), board.cells());
         let mut g = Geometry {
@@ -134,7 +134,7 @@ impl Geometry {
 
     /// The cells of `free` connected to `seed` (a subset of `free`).
     #[inline]
-    fn flood(&self, seed: u32, free: u32) -> u32 {
+    pub(crate) fn flood(&self, seed: u32, free: u32) -> u32 {
         let mut region = seed;
         loop {
             let grown = (region

@@ -9,12 +9,14 @@
 //! a corner the maximum with the sum for the position reflected about the diagonal is one too.
 //! [`crate::heuristic::PatternHeuristic`] combines them for the search.
 
+mod consistency;
 mod database;
 pub(crate) mod delta;
 pub mod generate;
 mod partition;
 mod space;
 
+pub use consistency::PatternDamage;
 pub use database::{BuildError, PatternDatabase};
 pub use generate::{Cancelled, Progress};
 pub use partition::{reflection, Partition, UnknownPartition};

@@ -22,7 +22,7 @@ use super::format::FormatError;
 use super::mismatch::Mismatch;
 use super::Table;
 use crate::generate::BuildOptions;
-use crate::pattern::PatternDatabase;
+use crate::pattern::{PatternDamage, PatternDatabase};
 use crate::state::State;
 
 /// The bytes behind a table: a read-only memory map of a file, or a buffer built in memory.
@@ -125,6 +125,15 @@ pub enum TableFileError {
         /// Who owns it, or who else may write it.
         why: String,
     },
+    /// The pattern database's checksums hold, but its entries fail the deep check: edited,
+    /// or written by something other than npuzzle's generator.
+    #[error("pattern database {} is not valid: {error}", path.display())]
+    Inconsistent {
+        /// The file.
+        path: PathBuf,
+        /// The first entry found wrong.
+        error: PatternDamage,
+    },
     /// The file could not be written.
     #[error("cannot write table {}: {error}", path.display())]
     Write {
@@ -140,7 +149,9 @@ impl TableFileError {
     pub fn is_invalid(&self) -> bool {
         matches!(
             self,
-            TableFileError::Invalid { .. } | TableFileError::Mismatch { .. }
+            TableFileError::Invalid { .. }
+                | TableFileError::Mismatch { .. }
+                | TableFileError::Inconsistent { .. }
         )
     }
 
@@ -227,12 +238,182 @@ fn validate_table(path: &Path, bytes: TableBytes) -> Result<Table<TableBytes>, T
 /// [`TableFileError`]: unreadable, not a regular file, not trusted, or not a valid pattern
 /// database.
 pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<TableBytes>, TableFileError> {
+    open_pattern_with_metadata(path).map(|(db, _)| db)
+}
+
+/// [`open_pattern_database`], with the opened file's metadata (for [`VERIFIED_LIST`]).
+fn open_pattern_with_metadata(
+    path: &Path,
+) -> Result<(PatternDatabase<TableBytes>, std::fs::Metadata), TableFileError> {
     let (file, metadata) = open_regular(path)?;
     check_trusted(path, &metadata)?;
-    PatternDatabase::from_bytes(map_file(path, &file)?).map_err(|source| TableFileError::Invalid {
-        path: path.to_path_buf(),
-        error: source,
-    })
+    let db = PatternDatabase::from_bytes(map_file(path, &file)?).map_err(|source| {
+        TableFileError::Invalid {
+            path: path.to_path_buf(),
+            error: source,
+        }
+    })?;
+    Ok((db, metadata))
+}
+
+/// A file opened by [`open_any`]: an exact table or a pattern database, by its header's kind.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TableFile {
+    /// An exact distance table (kind 1), its header validated (see [`open`]).
+    Exact(Box<Table<TableBytes>>),
+    /// A pattern database (kind 2), header and whole body validated (histogram included).
+    Pattern(PatternDatabase<TableBytes>),
+}
+
+/// Opens a file the user names, whichever kind it is: an exact table as [`open`] does, a
+/// pattern database checked whole (header, every block, the histogram). Its owner does not
+/// matter (it is only reported on); it must be a regular file.
+///
+/// # Errors
+/// [`TableFileError`]: unreadable, not a regular file, or valid as neither kind.
+pub fn open_any(path: &Path) -> Result<TableFile, TableFileError> {
+    let (file, _) = open_regular(path)?;
+    let bytes = map_file(path, &file)?;
+    let pattern = super::format::decode_header(bytes.as_ref())
+        .is_ok_and(|h| h.kind == super::format::KIND_PATTERN_DATABASE);
+    if pattern {
+        PatternDatabase::from_bytes(bytes)
+            .map(TableFile::Pattern)
+            .map_err(|error| TableFileError::Invalid {
+                path: path.to_path_buf(),
+                error,
+            })
+    } else {
+        validate_table(path, bytes).map(|table| TableFile::Exact(Box::new(table)))
+    }
+}
+
+/// The file in a data directory listing the pattern database files that passed the deep
+/// check, each by name, device, inode, size and change time: a file whose entry matches is
+/// not checked again; a file edited since (its change time moves, even when its size and
+/// modification time are put back), renamed over or copied in is.
+pub const VERIFIED_LIST: &str = ".npuzzle-verified";
+
+/// What identifies one version of a file: device, inode, size and change time.
+fn file_version(metadata: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!(
+            "{} {} {} {}.{:09}",
+            metadata.dev(),
+            metadata.ino(),
+            metadata.size(),
+            metadata.ctime(),
+            metadata.ctime_nsec()
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        // Without a change time nothing identifies a version: never counted as verified.
+        let _ = metadata;
+        String::from("unknown")
+    }
+}
+
+/// The lines of `dir`'s [`VERIFIED_LIST`]: `name<TAB>version`. Read under the trust rule
+/// (a list another user could write would let them skip the check); empty when missing or
+/// not trusted.
+fn verified_list(dir: &Path) -> Vec<(String, String)> {
+    let path = dir.join(VERIFIED_LIST);
+    let Ok((file, metadata)) = open_regular(&path) else {
+        return Vec::new();
+    };
+    if check_trusted(&path, &metadata).is_err() || metadata.len() > 1 << 20 {
+        return Vec::new();
+    }
+    let mut text = String::new();
+    if io::Read::read_to_string(&mut &file, &mut text).is_err() {
+        return Vec::new();
+    }
+    text.lines()
+        .filter_map(|line| line.split_once('\t'))
+        .map(|(name, version)| (name.to_string(), version.to_string()))
+        .collect()
+}
+
+/// Whether the file `name` in `dir`, as `metadata` describes it, passed the deep check here.
+fn is_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) -> bool {
+    let version = file_version(metadata);
+    cfg!(unix)
+        && verified_list(dir)
+            .iter()
+            .any(|(n, v)| n == name && *v == version)
+}
+
+/// Records that the file `name` in `dir` passed the deep check, as it is now. Best effort: a
+/// directory that cannot be written means the check runs again next time.
+fn record_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) {
+    if !cfg!(unix) || name.contains(['\t', '\n']) {
+        return;
+    }
+    let mut lines: Vec<(String, String)> = verified_list(dir)
+        .into_iter()
+        .filter(|(n, _)| n != name && dir.join(n).is_file())
+        .collect();
+    lines.push((name.to_string(), file_version(metadata)));
+    let text: String = lines.iter().map(|(n, v)| format!("{n}\t{v}\n")).collect();
+    let _ = write_atomic(&dir.join(VERIFIED_LIST), text.as_bytes());
+}
+
+/// Runs the deep check on `db`, opened from `path` in `dir` with `metadata`, unless this
+/// directory's [`VERIFIED_LIST`] says this version of the file passed it already; records a
+/// pass.
+fn deep_check_once(
+    dir: &Path,
+    path: &Path,
+    metadata: &std::fs::Metadata,
+    db: &PatternDatabase<TableBytes>,
+) -> Result<(), TableFileError> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = name.unwrap_or_default();
+    if is_verified(dir, &name, metadata) {
+        return Ok(());
+    }
+    db.verify_deep()
+        .map_err(|error| TableFileError::Inconsistent {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    record_verified(dir, &name, metadata);
+    Ok(())
+}
+
+/// Saves a pattern database built here at `path` in a data directory: deep-checked first (a
+/// build checks its own output, as `build` does for tables), written atomically, and recorded
+/// as verified so that its first use does not check it again.
+///
+/// # Errors
+/// [`TableFileError::Inconsistent`] (a generator fault), or [`TableFileError::Write`].
+pub fn save_pattern_database<D: AsRef<[u8]> + Sync>(
+    path: &Path,
+    db: &PatternDatabase<D>,
+) -> Result<(), TableFileError> {
+    db.verify_deep()
+        .map_err(|error| TableFileError::Inconsistent {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    write_atomic(path, db.as_bytes())?;
+    if let (Some(dir), Some(name), Ok(metadata)) = (
+        path.parent(),
+        path.file_name(),
+        std::fs::symlink_metadata(path),
+    ) {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        record_verified(dir, &name.to_string_lossy(), &metadata);
+    }
+    Ok(())
 }
 
 /// The file name of the pattern database of `tiles` for `goal`: the table's name with the
@@ -351,6 +532,7 @@ fn check_trusted(path: &Path, metadata: &std::fs::Metadata) -> Result<(), TableF
 /// # Errors
 /// [`TableFileError::Untrusted`], or [`TableFileError::Read`] when it cannot be looked at.
 pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
+    check_links_on_the_way(dir)?;
     match std::fs::metadata(dir) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(error) => Err(TableFileError::Read {
@@ -363,6 +545,61 @@ pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
         }),
         Ok(metadata) => check_trusted(dir, &metadata),
     }
+}
+
+/// Refuses a path that passes through a symbolic link another user planted in a shared
+/// directory: a link in a sticky, world-writable directory (`/tmp`) owned neither by the user
+/// npuzzle runs as nor by the directory's owner. Whoever owns such a link decides where it
+/// points, so a data directory reached through it could be any directory of the user's own
+/// (for root: any directory at all), and npuzzle would write tables there. This is the rule of
+/// Linux's `fs.protected_symlinks`, applied whether or not the kernel applies it.
+///
+/// Every prefix of `dir` (made absolute) is looked at without following its last component.
+fn check_links_on_the_way(dir: &Path) -> Result<(), TableFileError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let absolute = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            match std::env::current_dir() {
+                Ok(cwd) => cwd.join(dir),
+                Err(_) => return Ok(()),
+            }
+        };
+        let me = effective_uid();
+        let mut prefix = PathBuf::new();
+        for component in absolute.components() {
+            prefix.push(component);
+            let Ok(link) = std::fs::symlink_metadata(&prefix) else {
+                // Missing from here on: nothing further to follow.
+                return Ok(());
+            };
+            if !link.file_type().is_symlink() || link.uid() == me {
+                continue;
+            }
+            let Some(parent) = prefix.parent() else {
+                continue;
+            };
+            let Ok(shared) = std::fs::metadata(parent) else {
+                continue;
+            };
+            let sticky_and_open = shared.mode() & 0o1002 == 0o1002;
+            if sticky_and_open && link.uid() != shared.uid() {
+                return Err(TableFileError::Untrusted {
+                    path: dir.to_path_buf(),
+                    why: format!(
+                        "it is reached through the symbolic link {}, owned by user {} in the shared directory {} (sticky and writable by everyone), and npuzzle runs as user {me}: that user decides where the link points",
+                        prefix.display(),
+                        link.uid(),
+                        parent.display()
+                    ),
+                });
+            }
+        }
+    }
+    let _ = dir;
+    Ok(())
 }
 
 /// Creates `dir` and its missing parents, private to the user (mode 0700 on Unix).
@@ -583,9 +820,13 @@ pub fn load_or_build_pattern<E>(
             None => Ok((None, notices)),
         };
     }
-    let problem = match open_pattern_database(&path) {
-        Ok(db) => match db.expect(goal, tiles) {
-            Ok(()) => return Ok((Some(db), notices)),
+    let problem = match open_pattern_with_metadata(&path) {
+        Ok((db, metadata)) => match db.expect(goal, tiles) {
+            // First use of this version of the file here: every entry against its neighbours.
+            Ok(()) => match deep_check_once(dir, &path, &metadata, &db) {
+                Ok(()) => return Ok((Some(db), notices)),
+                Err(error) => error,
+            },
             Err(error) => TableFileError::Mismatch {
                 path: path.clone(),
                 error,
@@ -604,7 +845,7 @@ pub fn load_or_build_pattern<E>(
         notices.push(Notice::InMemory { reason: problem });
         return Ok((Some(built.map_into()), notices));
     }
-    match write_atomic(&path, built.as_bytes()) {
+    match save_pattern_database(&path, &built) {
         Ok(()) => notices.push(if problem.is_missing() {
             Notice::Built { path }
         } else {

@@ -81,6 +81,17 @@ impl From<Failure> for ApiError {
 /// opened or read is the server's fault, 500.
 impl From<AnswerError> for ApiError {
     fn from(error: AnswerError) -> ApiError {
+        let refused = match &error {
+            AnswerError::Source { reason, .. } | AnswerError::DatabaseSource { reason, .. } => {
+                reason.downcast_ref::<super::policy::Refused>()
+            }
+            _ => None,
+        };
+        if let Some(refused) = refused {
+            // Not built here (the build policy) or over the memory budget: the server's
+            // choice, which a retry, `--build` or a larger budget changes.
+            return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, refused.to_string());
+        }
         let status = match &error {
             AnswerError::Source { .. }
             | AnswerError::Table(TableError::Damaged { .. } | TableError::Inconsistent { .. }) => {

@@ -1,0 +1,262 @@
+//! What the server may build: the tables and pattern databases it answers from are the ones
+//! present in the data directory, unless it was started with `--build`; then it builds what
+//! a question needs, one build at a time, while everything it holds and the build's working
+//! memory stay within `--max-memory`. A question that would need more is refused with 503
+//! and a message saying what to do ([`Refused`]), never by building anyway: each 12-cell goal
+//! is a 240 MB table, and any client can ask for any goal.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use npuzzle::answer::{SourceError, TableSource};
+use npuzzle::pattern::{PatternDatabase, PatternSpace};
+use npuzzle::table::file::{self, TableBytes};
+use npuzzle::{RankSpace, State, Table};
+
+/// Why the server did not build or open what a question needs: answered with 503.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// The server's build policy.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    /// Whether missing tables and databases may be built (`--build`).
+    pub build: bool,
+    /// The most memory (bytes) the tables and databases held plus a build's working memory
+    /// may take (`--max-memory`).
+    pub max_memory: u64,
+}
+
+/// The default `--max-memory`: a quarter of the machine's memory (`MemTotal` in
+/// `/proc/meminfo`), or 1 GiB where that cannot be read.
+pub fn default_max_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(1 << 30, |kb| kb * 1024 / 4)
+}
+
+/// Reads a `--max-memory` value: bytes, or a number with `K`, `M`, `G` (powers of 1024,
+/// an optional `B` or `iB` after them), e.g. `512M`, `1.5G`.
+///
+/// # Errors
+/// Anything else, or 0.
+pub fn parse_memory(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let unit_at = upper
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(upper.len());
+    let (number, unit) = upper.split_at(unit_at);
+    let scale: u64 = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("expected a size such as 512M or 2G, not `{t}`")),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a size such as 512M or 2G, not `{t}`"))?;
+    if !value.is_finite() || value <= 0.0 {
+        return Err("--max-memory must be more than 0".to_string());
+    }
+    Ok((value * scale as f64) as u64)
+}
+
+/// Megabytes, for messages.
+fn mb(bytes: u64) -> String {
+    format!("{:.0} MB", bytes as f64 / 1e6)
+}
+
+/// The server's [`TableSource`]: the data directory's (or memory's) source under a
+/// [`Policy`].
+pub struct PolicySource<S> {
+    inner: S,
+    /// The data directory, where present files are looked for (`None`: tables in memory).
+    dir: Option<PathBuf>,
+    policy: Policy,
+    /// Bytes of the tables and databases given out so far.
+    held: AtomicU64,
+    /// Held while a build runs: one at a time.
+    building: Mutex<()>,
+}
+
+impl<S: TableSource> PolicySource<S> {
+    /// `inner` under `policy`, its files in `dir`.
+    pub fn new(inner: S, dir: Option<PathBuf>, policy: Policy) -> PolicySource<S> {
+        PolicySource {
+            inner,
+            dir,
+            policy,
+            held: AtomicU64::new(0),
+            building: Mutex::new(()),
+        }
+    }
+
+    /// Bytes held now.
+    fn held(&self) -> u64 {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Refuses what would take the memory past the budget: `kept` held afterwards, `working`
+    /// more while it is built.
+    fn within_budget(&self, what: &str, kept: u64, working: u64) -> Result<(), Refused> {
+        let need = self.held() + kept + working;
+        if need > self.policy.max_memory {
+            return Err(Refused(format!(
+                "the {what} would take the server to {} of memory, over its --max-memory of {} ({} held now); start it with a larger --max-memory, or ask about a board or goal it has open",
+                mb(need),
+                mb(self.policy.max_memory),
+                mb(self.held())
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `build` as the one build of the moment, or refuses when another runs or the
+    /// policy does not build.
+    fn build_one<T>(
+        &self,
+        what: &str,
+        hint: &str,
+        build: impl FnOnce() -> Result<T, SourceError>,
+    ) -> Result<T, SourceError> {
+        if !self.policy.build {
+            return Err(Box::new(Refused(format!(
+                "the {what} is not in the server's data directory, and the server does not build (start it with --build, or run `{hint}` first)"
+            ))));
+        }
+        let Ok(_one) = self.building.try_lock() else {
+            return Err(Box::new(Refused(format!(
+                "busy: the server is building another table; the {what} must wait for it, try again in a minute"
+            ))));
+        };
+        build()
+    }
+}
+
+/// The build command a hint names for `goal`'s table.
+fn table_hint(goal: &State) -> String {
+    format!("npuzzle build --board {} --goal {goal}", goal.board())
+}
+
+impl<S: TableSource> TableSource for PolicySource<S> {
+    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        let entries = RankSpace::new(goal.board())?.states() as u64;
+        let what = format!("{} table for goal {goal} ({})", goal.board(), mb(entries));
+        let present = self
+            .dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(file::file_name(goal)).is_file());
+        let table = if present {
+            self.within_budget(&what, entries, 0)?;
+            // A damaged file would be rebuilt by the inner source: that is a build too.
+            match self
+                .dir
+                .as_ref()
+                .map(|dir| file::open_trusted(&dir.join(file::file_name(goal))))
+            {
+                Some(Ok(table)) if table.expect_goal(goal).is_ok() => table,
+                _ => self.build_one(&what, &table_hint(goal), || {
+                    // The generator's layers and parities: about a third of the body more.
+                    self.within_budget(&what, entries, entries / 2)?;
+                    self.inner.table(goal)
+                })?,
+            }
+        } else {
+            self.build_one(&what, &table_hint(goal), || {
+                self.within_budget(&what, entries, entries / 2)?;
+                self.inner.table(goal)
+            })?
+        };
+        self.held.fetch_add(entries, Ordering::Relaxed);
+        Ok(table)
+    }
+
+    fn damaged(&self, goal: &State) {
+        self.inner.damaged(goal);
+    }
+
+    /// A database present in the data directory is opened (its first use checks it deeply);
+    /// a missing one is built only under `--build`, within the budget, else the question is
+    /// searched without it (never refused for that: the search has its own limit).
+    fn pattern_database(
+        &self,
+        goal: &State,
+        tiles: &[u8],
+        build: bool,
+    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+        let space = PatternSpace::new(goal.board(), tiles)?;
+        let entries = space.entries();
+        let kept = entries.div_ceil(2);
+        let what = format!("pattern database of tiles {tiles:?} for goal {goal}");
+        let present = self
+            .dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(file::pattern_file_name(goal, tiles)).is_file());
+        if present && self.within_budget(&what, kept, 0).is_ok() {
+            if let Some(db) = self.inner.pattern_database(goal, tiles, false)? {
+                self.held.fetch_add(kept, Ordering::Relaxed);
+                return Ok(Some(db));
+            }
+        }
+        if !(build && self.policy.build) {
+            return Ok(None);
+        }
+        // Three masks (1, 2 or 4 bytes by free cells) and a byte per placement.
+        let free = goal.board().cells() - tiles.len();
+        let mask = if free <= 8 {
+            1
+        } else if free <= 16 {
+            2
+        } else {
+            4
+        };
+        let working = entries * (3 * mask + 1);
+        if self.within_budget(&what, kept, working).is_err() {
+            return Ok(None);
+        }
+        let Ok(_one) = self.building.try_lock() else {
+            return Ok(None);
+        };
+        let db = self.inner.pattern_database(goal, tiles, true)?;
+        if db.is_some() {
+            self.held.fetch_add(kept, Ordering::Relaxed);
+        }
+        Ok(db)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_their_units() {
+        assert_eq!(parse_memory("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory("2G"), Ok(2 << 30));
+        assert_eq!(parse_memory("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_memory("1000"), Ok(1000));
+        assert_eq!(parse_memory("64kb"), Ok(64 << 10));
+        assert!(parse_memory("0").is_err());
+        assert!(parse_memory("lots").is_err());
+        assert!(parse_memory("5X").is_err());
+        assert!(default_max_memory() > 0);
+    }
+}
