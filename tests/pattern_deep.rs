@@ -251,6 +251,23 @@ fn the_binary_builds_checks_and_refuses_an_edited_database() {
         assert_eq!(said.contains("deep check"), deep, "{said}");
     }
 
+    // A database damaged by accident (a byte flipped, checksums left alone) is reported as
+    // such, not as a table of the wrong kind.
+    let flipped = dir.path().join("flipped.npt");
+    let mut bytes = std::fs::read(&first).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0xff;
+    std::fs::write(&flipped, bytes).unwrap();
+    let out = npuzzle(&["check", flipped.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("damaged") && said.contains("checksum"),
+        "{said}"
+    );
+    assert!(!said.contains("not an exact distance table"), "{said}");
+    std::fs::remove_file(&flipped).unwrap();
+
     // The attack: raise the entry of a position near the goal, checksums recomputed.
     let goal = four_by_four();
     let start = walk(&goal, NEAR);

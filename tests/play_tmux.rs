@@ -88,6 +88,8 @@ impl Tmux {
             if screen.contains(text) {
                 return screen;
             }
+            // A bound on waiting, not a speed test: the 4x4 games build and deep-check two
+            // 6-6-3 databases on first use, tens of seconds on a loaded machine.
             assert!(
                 began.elapsed() < Duration::from_secs(90),
                 "the screen never showed {text:?}; it shows:\n{screen}"

@@ -39,12 +39,12 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
             context.data_dir()?.join(file::file_name(&canonical))
         }
     };
-    if args.file.is_some() {
-        if let Ok(file::TableFile::Pattern(db)) = file::open_any(&path) {
-            return check_pattern(&path, &db, args.deep, goal.as_ref());
-        }
-    }
-    let table = file::open(&path).map_err(|error| match error {
+    // A named file may be either kind (its header says which); the data directory's is a table.
+    let opened = match &args.file {
+        Some(_) => file::open_any(&path),
+        None => file::open(&path).map(|table| file::TableFile::Exact(Box::new(table))),
+    };
+    let opened = opened.map_err(|error| match error {
         // A table of the data directory is rebuilt there; a file named with --file is the
         // caller's to replace.
         TableFileError::Invalid { .. } | TableFileError::Mismatch { .. } if args.file.is_none() => {
@@ -62,6 +62,16 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         )),
         _ => Failure::usage(error.to_string()),
     })?;
+    let table = match opened {
+        file::TableFile::Exact(table) => *table,
+        file::TableFile::Pattern(db) => return check_pattern(&path, &db, args.deep, goal.as_ref()),
+        _ => {
+            return Err(Failure::usage(format!(
+                "{}: a kind of file this version does not check",
+                path.display()
+            )))
+        }
+    };
     table.verify_body().map_err(|error| {
         Failure::negative(format!(
             "damaged: table {} is not valid: {error}",

@@ -135,7 +135,6 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
                         let q = p.wrapping_add(delta.delta(&board, space.tiles()[i], from, to));
-                        debug_assert_eq!(q, space.rank_with(cells, i, to as u8));
                         let q_value = md - manhattan[i][from] as u32
                             + manhattan[i][to] as u32
                             + 2 * db.code(q) as u32;
