@@ -53,7 +53,7 @@ def test_solve_gives_moves_and_states():
     assert solution.moves == "R"
     assert solution.states == ["123456708", "123456780"]
     assert len(solution) == solution.distance == 1
-    assert solution.method == "table"
+    assert solution.algorithm == "table"
     assert len(npuzzle.solve(HARDEST).moves) == 31
 
 
@@ -80,7 +80,7 @@ def test_fifteen_puzzle_by_search():
     assert npuzzle.distance(start) == 1
     solution = npuzzle.solve(start)
     assert solution.moves == "R"
-    assert "idastar" in solution.method
+    assert "idastar" in solution.algorithm
 
 
 def test_unsolvable_pairs_raise_the_package_exception():
