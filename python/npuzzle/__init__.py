@@ -10,8 +10,10 @@ States are written as the CLI reads them -- ``"123456780"``, ``"1 2 3 4 5 6 7 8 
 given as a sequence of ints (row-major) or of rows. Moves name the direction the *blank*
 moves: ``U D L R``.
 
-Tables are kept in ``$NPUZZLE_DATA_DIR``, else ``$XDG_CACHE_HOME/npuzzle``, else
-``~/.cache/npuzzle``; with none of these they are built in memory. ``Table(data_dir=...)``
+Tables are kept in ``$NPUZZLE_DATA_DIR``, else the platform's cache directory
+(``~/.cache/npuzzle`` on Linux, ``~/Library/Caches/npuzzle`` on macOS,
+``%LOCALAPPDATA%\\npuzzle`` on Windows); with neither, or where that directory may not be used,
+they are built in memory (``data_dir()`` says which). ``Table(data_dir=...)``
 uses another directory.
 """
 

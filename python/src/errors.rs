@@ -118,7 +118,13 @@ pub fn warn_event(event: SourceEvent<'_>) {
     if matches!(notice, Notice::Built { .. }) {
         return;
     }
-    let Ok(message) = CString::new(format!("npuzzle: {notice}")) else {
+    warn(&format!("npuzzle: {notice}"));
+}
+
+/// Issues `message` as a Python `RuntimeWarning` (see [`warn_event`] on the GIL and on
+/// warnings made errors).
+pub fn warn(message: &str) {
+    let Ok(message) = CString::new(message) else {
         return;
     };
     Python::attach(|py| {
@@ -127,3 +133,4 @@ pub fn warn_event(event: SourceEvent<'_>) {
         let _ = PyErr::warn(py, &category, &message, 1);
     });
 }
+

@@ -42,16 +42,29 @@ const MAX_SAMPLE: u64 = 1 << 24;
 // ---------------------------------------------------------------------------------------
 // The oracles and the data directory.
 
-/// The data directory when none is given: the CLI's rule without the checkout (a Python
-/// package is never run from one): `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
-/// `$HOME/.cache/npuzzle`; `None` (tables in memory) without any of them. Never a shared,
-/// predictable place such as the temporary directory (see ARCHITECTURE.md, "Trust model").
+/// The data directory when none is given: the library's rule (the CLI's without the
+/// checkout, which a Python package is never run from): `$NPUZZLE_DATA_DIR`, else the
+/// platform's cache directory (`$XDG_CACHE_HOME/npuzzle` or `~/.cache/npuzzle` on Linux,
+/// `~/Library/Caches/npuzzle` on macOS, `%LOCALAPPDATA%\npuzzle` on Windows); `None` (tables
+/// in memory) without either, or when the directory may not be used (see [`usable`]).
 fn default_data_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    var("NPUZZLE_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("npuzzle")))
-        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("npuzzle")))
+    npuzzle::answer::default_data_dir().and_then(usable)
+}
+
+/// `dir` if npuzzle may keep tables there (the library's trust check: the user's own
+/// directory that no one else may write, or one that does not exist yet); else `None` with a
+/// `RuntimeWarning` saying why, so that `data_dir()` and `Table.data_dir` name the directory
+/// actually used, never one that was refused.
+fn usable(dir: PathBuf) -> Option<PathBuf> {
+    match npuzzle::table::file::check_data_dir(&dir) {
+        Ok(()) => Some(dir),
+        Err(why) => {
+            errors::warn(&format!(
+                "npuzzle: {why}; tables are built in memory instead"
+            ));
+            None
+        }
+    }
 }
 
 /// An oracle whose tables live in `dir` (in memory for `None`). The library's notices (a
@@ -904,8 +917,9 @@ struct Table {
 #[pymethods]
 impl Table {
     /// Opens the table serving `goal` (default: the board's goal, on `board`, default 3x3),
-    /// building and saving it on first use. `data_dir` defaults to `$NPUZZLE_DATA_DIR`, else
-    /// `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`, else memory.
+    /// building and saving it on first use. `data_dir` defaults to `data_dir()`; a directory
+    /// that may not be used (another user's, or writable by others) is refused with a
+    /// `RuntimeWarning` and the table is built in memory.
     #[new]
     #[pyo3(signature = (goal=None, *, board=None, data_dir=None))]
     fn new(
@@ -924,7 +938,10 @@ impl Table {
             ));
         }
         let (oracle, data_dir) = match data_dir {
-            Some(dir) => (Arc::new(oracle_for(Some(dir.clone()))), Some(dir)),
+            Some(dir) => {
+                let dir = usable(dir);
+                (Arc::new(oracle_for(dir.clone())), dir)
+            }
             None => (
                 Arc::clone(default_oracle()),
                 default_oracle_and_dir().1.clone(),
@@ -1058,9 +1075,9 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The data directory the module functions use (fixed at their first question:
-/// `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`), or `None`:
-/// tables are built in memory.
+/// The data directory the module functions use, fixed at their first question:
+/// `$NPUZZLE_DATA_DIR`, else the platform's cache directory; `None` when tables are built in
+/// memory (no such directory, or one that was refused with a warning).
 #[pyfunction]
 fn data_dir() -> Option<PathBuf> {
     default_oracle_and_dir().1.clone()

@@ -36,6 +36,7 @@
 //! ```
 
 mod bound;
+mod data_dir;
 mod slots;
 mod source;
 
@@ -44,6 +45,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub use bound::lower_bound;
+pub use data_dir::{data_dir_from_env, default_data_dir, platform_data_dir, DATA_DIR_VAR};
 pub use source::{BuildInMemory, DataDir, SourceError, SourceEvent, TableSource};
 
 use crate::board::Board;

@@ -22,7 +22,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 )]
 pub struct Cli {
     /// Directory holding the tables, else $NPUZZLE_DATA_DIR [default: the checkout's data/,
-    /// else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle]
+    /// else the platform's cache: $XDG_CACHE_HOME/npuzzle or ~/.cache/npuzzle on Linux,
+    /// ~/Library/Caches/npuzzle on macOS, %LOCALAPPDATA%\npuzzle on Windows]
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
