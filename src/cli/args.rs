@@ -91,10 +91,22 @@ pub enum Command {
     /// For example `npuzzle completions bash > ~/.local/share/bash-completion/completions/npuzzle`,
     /// or `npuzzle completions zsh > ~/.zfunc/_npuzzle`.
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) on standard output: `npuzzle man > npuzzle.1; man ./npuzzle.1`
-    Man,
+    /// Print the manual page (roff), or write every page (one per command) into a directory
+    ///
+    /// `npuzzle man > npuzzle.1; man ./npuzzle.1` shows the main page;
+    /// `npuzzle man --dir ~/.local/share/man/man1` installs it with one page per command
+    /// (`man npuzzle-solve`), and prints the paths written.
+    Man(ManArgs),
     /// Print this help, or the help of COMMAND (the same as `npuzzle COMMAND --help`)
     Help(HelpArgs),
+}
+
+/// Arguments of `man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write every page (npuzzle.1, npuzzle-COMMAND.1) into DIR instead of printing the main page
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// Arguments of `help`.
@@ -166,6 +178,20 @@ pub struct QueryArgs {
 
     #[command(flatten)]
     pub search: SearchArgs,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = DistanceFormat::Text)]
+    pub format: DistanceFormat,
+}
+
+/// Output forms of `distance`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DistanceFormat {
+    /// The number of moves alone
+    #[default]
+    Text,
+    /// One JSON object: start, goal, distance (null when unsolvable), solvable, algorithm
+    Json,
 }
 
 /// Output forms of `solve`.

@@ -31,6 +31,22 @@ pub struct SolveJson {
     pub stats: Option<SearchStatsJson>,
 }
 
+/// `distance --format json` (schema: docs/json/distance.schema.json). An unsolvable pair has
+/// `distance` null, `solvable` false (exit code 1).
+#[derive(Serialize)]
+pub struct DistanceJson {
+    /// The start, as written by `State`'s `Display`.
+    pub start: String,
+    /// The goal.
+    pub goal: String,
+    /// The exact distance, or null when the start cannot reach the goal.
+    pub distance: Option<u8>,
+    /// Whether the start can reach the goal.
+    pub solvable: bool,
+    /// How it was answered: `table`, a search (`idastar with ...`), or `parity and replay`.
+    pub algorithm: String,
+}
+
 /// `solve --format json` for a pair with no solution (exit code 1).
 #[derive(Serialize)]
 pub struct UnsolvableJson {
