@@ -514,8 +514,8 @@ fn ask_solve(
 }
 
 /// The exact number of moves from `start` to `goal` (default: tiles in order, blank last).
-/// From the exact table on boards of at most 12 cells, else by IDA* with linear conflict,
-/// with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
+/// From the exact table on boards of at most 12 cells, else by IDA* with pattern databases
+/// (linear conflict where there are none), with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
 #[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
 fn distance(
