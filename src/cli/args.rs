@@ -335,7 +335,9 @@ pub enum BatchFormat {
     /// A header line, then `start,goal,distance[,moves],error` per question
     #[default]
     Csv,
-    /// One JSON object per line: start, goal, distance, [moves,] error
+    /// One JSON object per line: start, goal, distance, moves, unsolvable, error (`-f json`
+    /// is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -383,8 +385,8 @@ pub enum StatsFormat {
     /// The counts per depth with a histogram, the mean and the farthest states
     #[default]
     Text,
-    /// One JSON object: the goal, its board, the counts per depth, the mean and the farthest
-    /// states
+    /// One JSON object on one line: the goal, its board, the counts per depth, the mean and
+    /// the farthest states (indented with --pretty)
     Json,
 }
 
@@ -401,6 +403,10 @@ pub struct StatsArgs {
     /// The same as `-f json` (the older spelling, kept working)
     #[arg(long, hide = true)]
     pub json: bool,
+
+    /// With -f json: indent the object over many lines, for a person to read
+    #[arg(long)]
+    pub pretty: bool,
 
     /// Also draw the depth histogram as an SVG plot in FILE
     #[arg(long, value_name = "FILE")]
@@ -430,6 +436,20 @@ pub struct CheckArgs {
     /// The goal's board as WxH when the cell count does not say it (e.g. 3x2, 4x3)
     #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+/// Output forms of `check`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckFormat {
+    /// What the file holds, one fact a line
+    #[default]
+    Text,
+    /// One JSON object: file, valid, board, goal, entries, max_depth, counts, deep, error
+    Json,
 }
 
 /// Output forms of `verify`.
@@ -438,7 +458,9 @@ pub enum VerifyFormat {
     /// Counts per verdict, the worst lines first, and the time taken
     #[default]
     Summary,
-    /// One JSON object per answer: line, verdict, exact, claimed, detail (and step or by)
+    /// One JSON object per answer: line, verdict, exact, claimed, detail, step, by, optimal
+    /// (`-f json` is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -485,7 +507,9 @@ pub enum SampleFormat {
     /// A header `start,goal` (plus `distance` with --with-answers), then one row per instance
     #[default]
     Csv,
-    /// One JSON object per instance: start, goal (and distance)
+    /// One JSON object per instance: start, goal, distance (null without --with-answers;
+    /// `-f json` is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 

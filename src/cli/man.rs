@@ -165,6 +165,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
 ];
 
 /// Every example command line, for the test that parses them.
+#[cfg(test)]
 pub fn example_lines() -> impl Iterator<Item = &'static str> {
     EXAMPLES
         .iter()
