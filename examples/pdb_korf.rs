@@ -14,6 +14,9 @@
 //! file order. The databases must be built for Korf's goal (blank first):
 //! `npuzzle build --pdb 4x4:7-8 --goal "0 1 2 ... 15" --data-dir DIR`; on 4x4 a missing 7-8
 //! falls back to 6-6-3, built on first use.
+//!
+//! The instance files are in the repository and in the published package (`data/*.txt`); when
+//! one is missing (a copy of `examples/` alone) the example says where to get it and exits 2.
 
 use std::time::Instant;
 
@@ -23,7 +26,10 @@ use npuzzle::{Board, State};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (dir, board) = (&args[1], &args[2]);
+    let [_, dir, board, ..] = args.as_slice() else {
+        eprintln!("usage: pdb_korf DATA_DIR 4x4|5x5|hardest [COUNT|all|IDS]");
+        std::process::exit(2);
+    };
     let pick = args.get(3).map_or("all", String::as_str);
     let (file, side, blank) = match board.as_str() {
         "4x4" => ("data/korf100.txt", 4, 0),
@@ -32,8 +38,15 @@ fn main() {
         other => panic!("board {other}: 4x4, 5x5 or hardest"),
     };
     let n = side * side;
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + file)
-        .expect("the instance file");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + file;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        eprintln!(
+            "pdb_korf: cannot read the instance file {path}: {e}\n\
+             it is {file} in the npuzzle repository and in the crate's package \
+             (`cargo package` or the crates.io download); copy it there"
+        );
+        std::process::exit(2);
+    });
     let mut rows: Vec<Vec<u64>> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

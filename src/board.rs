@@ -248,6 +248,7 @@ pub struct ParseMoveError {
 
 /// With the `serde` feature: a move is its letter, `"U"`; reading also takes `"up"`.
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl serde::Serialize for Move {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_char(self.letter())
@@ -255,6 +256,7 @@ impl serde::Serialize for Move {
 }
 
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> serde::Deserialize<'de> for Move {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;

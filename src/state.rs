@@ -679,6 +679,7 @@ impl PartialOrd for State {
 /// With the `serde` feature: a state is its string form ([`Display`](fmt::Display)), read back
 /// with [`State::parse`] (rows separated by `/` say a non-square board).
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl serde::Serialize for State {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
@@ -686,6 +687,7 @@ impl serde::Serialize for State {
 }
 
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> serde::Deserialize<'de> for State {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<State, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;

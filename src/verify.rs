@@ -126,6 +126,7 @@ pub enum Policy {
 
 /// The kind of a [`Verdict`], without its details: for counting and for names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum VerdictKind {
     /// See [`Verdict::Optimal`].
     Optimal,

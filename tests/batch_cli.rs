@@ -244,9 +244,9 @@ id,goal,start
     // 123456780 and 021345678 are in different parity classes.
     assert!(rows[4]["error"].as_str().unwrap().contains("cannot reach"));
     assert_eq!(rows[4]["unsolvable"], true);
-    assert!(
-        rows[3].get("unsolvable").is_none(),
-        "only unsolvable rows carry it"
+    assert_eq!(
+        rows[3]["unsolvable"], false,
+        "every row carries every key: unsolvable is false where the pair was not found unsolvable"
     );
     assert!(
         stderr.contains("2 of 5 questions failed, the first on line 7"),
@@ -338,8 +338,8 @@ fn clean_input_exits_0_with_nothing_on_stderr() {
     assert_eq!(text(&out.stderr), "");
     assert_eq!(
         text(&out.stdout),
-        "{\"start\":\"123456780\",\"goal\":\"123456780\",\"distance\":0,\"error\":null}\n\
-         {\"start\":\"123456708\",\"goal\":\"123456780\",\"distance\":1,\"error\":null}\n"
+        "{\"start\":\"123456780\",\"goal\":\"123456780\",\"distance\":0,\"moves\":null,\"unsolvable\":false,\"error\":null}\n\
+         {\"start\":\"123456708\",\"goal\":\"123456780\",\"distance\":1,\"moves\":null,\"unsolvable\":false,\"error\":null}\n"
     );
     let empty = npuzzle(&["batch"], dir.path(), b"");
     assert_eq!(empty.status.code(), Some(0));

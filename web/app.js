@@ -162,8 +162,8 @@ async function showDistance() {
   if (reply.ok) {
     out.textContent = String(reply.json.distance);
     out.dataset.distance = String(reply.json.distance);
-    $('method').textContent = reply.json.method === 'table'
-      ? 'exact (table)' : `exact (${reply.json.method})`;
+    $('method').textContent = reply.json.algorithm === 'table'
+      ? 'exact (table)' : `exact (${reply.json.algorithm})`;
     if (reply.json.distance === 0) say('solved!');
   } else if (reply.status === 503) {
     const bound = reply.json.lower_bound;
@@ -214,7 +214,7 @@ async function showSolution() {
   const reply = await api('/api/solve', pairParams(game.tiles));
   if (!reply.ok) { say(`no solution: ${reply.json.error}`); return; }
   game.solution = { moves: reply.json.moves, next: 0 };
-  say(`an optimal solution: ${reply.json.distance} moves (${reply.json.method})`);
+  say(`an optimal solution: ${reply.json.distance} moves (${reply.json.algorithm})`);
   renderSolution();
 }
 

@@ -2,7 +2,8 @@
 
 Distances and optimal solutions come from exact tables on boards of at most 12 cells (the
 8-puzzle's table has every one of its 181,440 states; it is built in milliseconds on first use
-and saved), and from an optimal search (IDA* with linear conflict) on larger boards. The same
+and saved), and from an optimal search on larger boards (IDA* with additive pattern databases:
+on 4x4 the 6-6-3 databases, built on first use, or 7-8 where built). The same
 library answers the ``npuzzle`` command line, so both always agree.
 
 States are written as the CLI reads them -- ``"123456780"``, ``"1 2 3 4 5 6 7 8 0"``,
@@ -10,8 +11,10 @@ States are written as the CLI reads them -- ``"123456780"``, ``"1 2 3 4 5 6 7 8 
 given as a sequence of ints (row-major) or of rows. Moves name the direction the *blank*
 moves: ``U D L R``.
 
-Tables are kept in ``$NPUZZLE_DATA_DIR``, else ``$XDG_CACHE_HOME/npuzzle``, else
-``~/.cache/npuzzle``; with none of these they are built in memory. ``Table(data_dir=...)``
+Tables are kept in ``$NPUZZLE_DATA_DIR``, else the platform's cache directory
+(``~/.cache/npuzzle`` on Linux, ``~/Library/Caches/npuzzle`` on macOS,
+``%LOCALAPPDATA%\\npuzzle`` on Windows); with neither, or where that directory may not be used,
+they are built in memory (``data_dir()`` says which). ``Table(data_dir=...)``
 uses another directory.
 """
 

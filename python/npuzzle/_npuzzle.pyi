@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -56,8 +56,18 @@ class TableError(NpuzzleError):
 
 @final
 class Solution:
-    """An optimal solution: the blank's moves and the states along them."""
+    """An optimal solution: the blank's moves and the states along them. A value: equal
+    solutions compare equal, it pickles, copies and its repr reads back."""
 
+    def __new__(
+        cls,
+        moves: str,
+        states: List[str],
+        algorithm: str,
+        expanded: int = 0,
+        generated: int = 0,
+        elapsed: float = 0.0,
+    ) -> Solution: ...
     @property
     def moves(self) -> str:
         """The blank's moves, one letter each (U, D, L, R)."""
@@ -68,7 +78,7 @@ class Solution:
     def distance(self) -> int:
         """The number of moves: the exact distance."""
     @property
-    def method(self) -> str:
+    def algorithm(self) -> str:
         """How it was found: "table", or the search."""
     @property
     def expanded(self) -> int:
@@ -80,10 +90,27 @@ class Solution:
     def elapsed(self) -> float:
         """Seconds spent searching (0.0 for a table answer)."""
     def __len__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> Tuple[Tuple[()], Dict[str, Any]]: ...
 
 @final
 class Verdict:
-    """The verdict on one answer, with its details."""
+    """The verdict on one answer, with its details. A value, like Solution."""
+
+    def __new__(
+        cls,
+        *,
+        name: str,
+        passed: bool,
+        text: str,
+        algorithm: str,
+        detail: Optional[str] = None,
+        exact: Optional[int] = None,
+        solvable: Optional[bool] = None,
+        by: Optional[int] = None,
+        step: Optional[int] = None,
+    ) -> Verdict: ...
 
     @property
     def name(self) -> str:
@@ -108,12 +135,22 @@ class Verdict:
     def step(self) -> Optional[int]:
         """The 1-based move at fault (illegal-move only)."""
     @property
-    def method(self) -> str:
+    def algorithm(self) -> str:
         """How it was decided: "table", a search, or "parity and replay"."""
+    @property
+    def text(self) -> str:
+        """The verdict in one line, as str(verdict) gives it."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> Tuple[Tuple[()], Dict[str, Any]]: ...
 
 @final
 class Instance:
-    """One drawn instance."""
+    """One drawn instance. A value, like Solution."""
+
+    def __new__(
+        cls, start: str, goal: str, solvable: bool, distance: Optional[int] = None
+    ) -> Instance: ...
 
     @property
     def start(self) -> str:
@@ -127,6 +164,9 @@ class Instance:
     @property
     def distance(self) -> Optional[int]:
         """The exact distance; None when unsolvable or drawn without a table."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> Tuple[Tuple[()], Dict[str, Any]]: ...
 
 @final
 class Table:
@@ -160,6 +200,9 @@ class Table:
     @property
     def data_dir(self) -> Optional[pathlib.Path]:
         """The directory the table was looked for in; None: built in memory."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> Tuple[Tuple[()], Dict[str, Any]]: ...
 
 def distance(
     start: _StateLike,

@@ -36,8 +36,8 @@ pub fn read_goal(goal: Option<&Bound<'_, PyAny>>, board: Board) -> PyResult<Stat
 /// `what` names it in messages (`start`, `goal`).
 pub fn read_state(value: &Bound<'_, PyAny>, board: Option<Board>, what: &str) -> PyResult<State> {
     if let Ok(text) = value.cast::<PyString>() {
-        let text = text.to_str()?;
-        return parse(text, board, what, "");
+        let text = text.to_cow()?;
+        return parse(&text, board, what, "");
     }
     if value.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(format!(
@@ -158,7 +158,7 @@ fn shorten(text: &str) -> String {
 /// The text of a claimed move list: a string as given, a sequence of strings joined by commas.
 pub fn read_moves_text(moves: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(text) = moves.cast::<PyString>() {
-        return Ok(text.to_str()?.to_string());
+        return Ok(text.to_cow()?.into_owned());
     }
     let bad = || {
         PyTypeError::new_err(format!(
@@ -170,7 +170,7 @@ pub fn read_moves_text(moves: &Bound<'_, PyAny>) -> PyResult<String> {
     for item in moves.try_iter().map_err(|_| bad())? {
         let item = item?;
         let text = item.cast::<PyString>().map_err(|_| bad())?;
-        parts.push(text.to_str()?.to_string());
+        parts.push(text.to_cow()?.into_owned());
     }
     Ok(parts.join(","))
 }

@@ -121,7 +121,13 @@ pub fn warn_event(event: SourceEvent<'_>) {
         (SourceEvent::Notice(notice), _) => format!("npuzzle: {notice}"),
         _ => return,
     };
-    let Ok(message) = CString::new(text) else {
+    warn(&text);
+}
+
+/// Issues `message` as a Python `RuntimeWarning` (see [`warn_event`] on the GIL and on
+/// warnings made errors).
+pub fn warn(message: &str) {
+    let Ok(message) = CString::new(message) else {
         return;
     };
     Python::attach(|py| {
@@ -130,3 +136,4 @@ pub fn warn_event(event: SourceEvent<'_>) {
         let _ = PyErr::warn(py, &category, &message, 1);
     });
 }
+

@@ -42,16 +42,29 @@ const MAX_SAMPLE: u64 = 1 << 24;
 // ---------------------------------------------------------------------------------------
 // The oracles and the data directory.
 
-/// The data directory when none is given: the CLI's rule without the checkout (a Python
-/// package is never run from one): `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
-/// `$HOME/.cache/npuzzle`; `None` (tables in memory) without any of them. Never a shared,
-/// predictable place such as the temporary directory (see ARCHITECTURE.md, "Trust model").
+/// The data directory when none is given: the library's rule (the CLI's without the
+/// checkout, which a Python package is never run from): `$NPUZZLE_DATA_DIR`, else the
+/// platform's cache directory (`$XDG_CACHE_HOME/npuzzle` or `~/.cache/npuzzle` on Linux,
+/// `~/Library/Caches/npuzzle` on macOS, `%LOCALAPPDATA%\npuzzle` on Windows); `None` (tables
+/// in memory) without either, or when the directory may not be used (see [`usable`]).
 fn default_data_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    var("NPUZZLE_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("npuzzle")))
-        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("npuzzle")))
+    npuzzle::answer::default_data_dir().and_then(usable)
+}
+
+/// `dir` if npuzzle may keep tables there (the library's trust check: the user's own
+/// directory that no one else may write, or one that does not exist yet); else `None` with a
+/// `RuntimeWarning` saying why, so that `data_dir()` and `Table.data_dir` name the directory
+/// actually used, never one that was refused.
+fn usable(dir: PathBuf) -> Option<PathBuf> {
+    match npuzzle::table::file::check_data_dir(&dir) {
+        Ok(()) => Some(dir),
+        Err(why) => {
+            errors::warn(&format!(
+                "npuzzle: {why}; tables are built in memory instead"
+            ));
+            None
+        }
+    }
 }
 
 /// A path with a NUL byte names no file: `ValueError`, as `open()` says (the operating
@@ -136,9 +149,34 @@ fn read_goal_or_default(goal: Option<&Bound<'_, PyAny>>, board: Option<&str>) ->
 
 // ---------------------------------------------------------------------------------------
 // Result objects.
+//
+// Every result is a frozen value: it compares and hashes by its fields, pickles and copies
+// (`__getnewargs_ex__` gives the keyword arguments of its constructor, so it crosses process
+// boundaries, e.g. to Dask workers), and its `repr` is that constructor call, which
+// `eval` reads back. The constructors exist for that round trip; they check only what would
+// make the object lie about itself (a path whose length disagrees with its moves).
+
+/// `Name(key=repr(value), ...)`, with Python's own `repr` of each value, so that `eval` gives
+/// back an equal object.
+fn repr_call(name: &str, fields: &Bound<'_, pyo3::types::PyDict>) -> PyResult<String> {
+    let mut parts = Vec::with_capacity(fields.len());
+    for (key, value) in fields.iter() {
+        parts.push(format!("{}={}", key.str()?, value.repr()?));
+    }
+    Ok(format!("{name}({})", parts.join(", ")))
+}
+
+/// A hash of `value` that Python can use (a hash must not be -1, which PyO3 maps anyway).
+fn hash_of(value: &impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// An optimal solution: the blank's moves and the states along them.
 #[pyclass(frozen, module = "npuzzle")]
+#[derive(Clone, PartialEq)]
 struct Solution {
     /// The blank's moves, one letter each (`U`, `D`, `L`, `R`), e.g. `"RRD"`.
     #[pyo3(get)]
@@ -147,9 +185,10 @@ struct Solution {
     /// every function here reads back.
     #[pyo3(get)]
     states: Vec<String>,
-    /// How it was found: `"table"`, or the search (e.g. `"idastar with linear conflict"`).
+    /// How it was found: `"table"`, or the search (e.g. `"idastar with linear conflict"`);
+    /// the key `algorithm` of `npuzzle solve -f json` and of the web page's API.
     #[pyo3(get)]
-    method: String,
+    algorithm: String,
     /// Nodes expanded (for a table's path: the states along it).
     #[pyo3(get)]
     expanded: u64,
@@ -163,6 +202,34 @@ struct Solution {
 
 #[pymethods]
 impl Solution {
+    #[new]
+    #[pyo3(signature = (moves, states, algorithm, expanded=0, generated=0, elapsed=0.0))]
+    fn new(
+        moves: String,
+        states: Vec<String>,
+        algorithm: String,
+        expanded: u64,
+        generated: u64,
+        elapsed: f64,
+    ) -> PyResult<Solution> {
+        if states.len() != moves.chars().count() + 1 {
+            return Err(PyValueError::new_err(format!(
+                "a solution of {} moves passes {} states, not {}",
+                moves.chars().count(),
+                moves.chars().count() + 1,
+                states.len()
+            )));
+        }
+        Ok(Solution {
+            moves,
+            states,
+            algorithm,
+            expanded,
+            generated,
+            elapsed,
+        })
+    }
+
     /// The number of moves: the exact distance.
     #[getter]
     fn distance(&self) -> usize {
@@ -173,13 +240,30 @@ impl Solution {
         self.moves.len()
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(moves={:?}, distance={}, method={:?})",
-            self.moves,
-            self.moves.len(),
-            self.method
-        )
+    fn __eq__(&self, other: PyRef<'_, Solution>) -> bool {
+        *self == *other
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&(
+            &self.moves,
+            &self.states,
+            &self.algorithm,
+            self.expanded,
+            self.generated,
+            self.elapsed.to_bits(),
+        ))
+    }
+
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, pyo3::types::PyDict>)> {
+        Ok((PyTuple::empty(py), self.fields(py)?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        repr_call("Solution", &self.fields(py)?)
     }
 }
 
@@ -188,16 +272,29 @@ impl Solution {
         Solution {
             moves: solution.moves_string(),
             states: solution.path().iter().map(State::to_string).collect(),
-            method: rest.method.to_string(),
+            algorithm: rest.method.to_string(),
             expanded: rest.expanded,
             generated: rest.generated,
             elapsed: rest.elapsed.as_secs_f64(),
         }
     }
+
+    /// The constructor's keyword arguments.
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("moves", &self.moves)?;
+        d.set_item("states", &self.states)?;
+        d.set_item("algorithm", &self.algorithm)?;
+        d.set_item("expanded", self.expanded)?;
+        d.set_item("generated", self.generated)?;
+        d.set_item("elapsed", self.elapsed)?;
+        Ok(d)
+    }
 }
 
 /// The verdict on one answer (see `verify`).
 #[pyclass(frozen, module = "npuzzle")]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Verdict {
     /// The verdict's stable name: `optimal`, `correct-unsolvable`, `suboptimal`,
     /// `wrong-length`, `wrong-end`, `illegal-move`, `false-unsolvable`, `false-solution`,
@@ -225,23 +322,67 @@ struct Verdict {
     step: Option<usize>,
     /// How it was decided: `"table"`, a search, or `"parity and replay"`.
     #[pyo3(get)]
-    method: String,
+    algorithm: String,
+    /// The verdict in one line, as `str(verdict)` and `npuzzle verify` write it.
+    #[pyo3(get)]
     text: String,
 }
 
 #[pymethods]
 impl Verdict {
+    #[new]
+    #[pyo3(signature = (*, name, passed, text, algorithm, detail=None, exact=None, solvable=None, by=None, step=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        name: String,
+        passed: bool,
+        text: String,
+        algorithm: String,
+        detail: Option<String>,
+        exact: Option<u8>,
+        solvable: Option<bool>,
+        by: Option<u32>,
+        step: Option<usize>,
+    ) -> Verdict {
+        Verdict {
+            name,
+            passed,
+            detail,
+            exact,
+            solvable,
+            by,
+            step,
+            algorithm,
+            text,
+        }
+    }
+
     fn __str__(&self) -> String {
         self.text.clone()
     }
 
-    fn __repr__(&self) -> String {
-        format!("Verdict({:?})", self.text)
+    fn __eq__(&self, other: PyRef<'_, Verdict>) -> bool {
+        *self == *other
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(self)
+    }
+
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, pyo3::types::PyDict>)> {
+        Ok((PyTuple::empty(py), self.fields(py)?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        repr_call("Verdict", &self.fields(py)?)
     }
 }
 
 impl Verdict {
-    fn new(verdict: &LibVerdict, exact: Exact, method: String) -> Verdict {
+    fn from_library(verdict: &LibVerdict, exact: Exact, algorithm: String) -> Verdict {
         let (exact, solvable) = match exact {
             Exact::Distance(d) => (Some(d), Some(true)),
             Exact::Unsolvable => (None, Some(false)),
@@ -261,14 +402,30 @@ impl Verdict {
                 LibVerdict::IllegalMove { step, .. } => Some(*step),
                 _ => None,
             },
-            method,
+            algorithm,
             text: verdict.to_string(),
         }
+    }
+
+    /// The constructor's keyword arguments.
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("name", &self.name)?;
+        d.set_item("passed", self.passed)?;
+        d.set_item("text", &self.text)?;
+        d.set_item("algorithm", &self.algorithm)?;
+        d.set_item("detail", &self.detail)?;
+        d.set_item("exact", self.exact)?;
+        d.set_item("solvable", self.solvable)?;
+        d.set_item("by", self.by)?;
+        d.set_item("step", self.step)?;
+        Ok(d)
     }
 }
 
 /// One drawn instance (see `sample`).
 #[pyclass(frozen, module = "npuzzle")]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Instance {
     /// The start, spelled as `npuzzle sample` writes it.
     #[pyo3(get)]
@@ -287,14 +444,46 @@ struct Instance {
 
 #[pymethods]
 impl Instance {
-    fn __repr__(&self) -> String {
-        let distance = self.distance.map_or("None".to_string(), |d| d.to_string());
-        format!(
-            "Instance(start={:?}, goal={:?}, solvable={}, distance={distance})",
-            self.start,
-            self.goal,
-            if self.solvable { "True" } else { "False" }
-        )
+    #[new]
+    #[pyo3(signature = (start, goal, solvable, distance=None))]
+    fn new(start: String, goal: String, solvable: bool, distance: Option<u8>) -> Instance {
+        Instance {
+            start,
+            goal,
+            solvable,
+            distance,
+        }
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Instance>) -> bool {
+        *self == *other
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(self)
+    }
+
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, pyo3::types::PyDict>)> {
+        Ok((PyTuple::empty(py), self.fields(py)?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        repr_call("Instance", &self.fields(py)?)
+    }
+}
+
+impl Instance {
+    /// The constructor's keyword arguments.
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("start", &self.start)?;
+        d.set_item("goal", &self.goal)?;
+        d.set_item("solvable", self.solvable)?;
+        d.set_item("distance", self.distance)?;
+        Ok(d)
     }
 }
 
@@ -334,8 +523,8 @@ fn ask_solve(
 }
 
 /// The exact number of moves from `start` to `goal` (default: tiles in order, blank last).
-/// From the exact table on boards of at most 12 cells, else by IDA* with linear conflict,
-/// with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
+/// From the exact table on boards of at most 12 cells, else by IDA* with pattern databases
+/// (linear conflict where there are none), with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
 #[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
 fn distance(
@@ -414,7 +603,7 @@ struct Question {
 
 fn judge(oracle: &Oracle, question: &Question, how: How) -> Result<Verdict, AnswerError> {
     match &question.claim {
-        Err(malformed) => Ok(Verdict::new(
+        Err(malformed) => Ok(Verdict::from_library(
             malformed,
             Exact::Unknown,
             "parity and replay".into(),
@@ -424,8 +613,8 @@ fn judge(oracle: &Oracle, question: &Question, how: How) -> Result<Verdict, Answ
             let method = answer.method.to_string();
             // `judge` always has a value: a search that gives up is an `unverified` verdict.
             Ok(match answer.value {
-                Ok(judged) => Verdict::new(&judged.verdict, judged.exact, method),
-                Err(_) => Verdict::new(
+                Ok(judged) => Verdict::from_library(&judged.verdict, judged.exact, method),
+                Err(_) => Verdict::from_library(
                     &LibVerdict::Unverified {
                         why: "no verdict".into(),
                     },
@@ -725,7 +914,9 @@ fn searched_distances(
 // ---------------------------------------------------------------------------------------
 // Table.
 
-/// The exact table serving one goal, opened (or built and saved) in a data directory.
+/// The exact table serving one goal, opened (or built and saved) in a data directory. Two
+/// tables are equal when they serve the same goal from the same directory; a pickled table
+/// opens its table again where it is unpickled (from its directory, or built in memory).
 #[pyclass(frozen, module = "npuzzle")]
 struct Table {
     oracle: Arc<Oracle>,
@@ -736,8 +927,9 @@ struct Table {
 #[pymethods]
 impl Table {
     /// Opens the table serving `goal` (default: the board's goal, on `board`, default 3x3),
-    /// building and saving it on first use. `data_dir` defaults to `$NPUZZLE_DATA_DIR`, else
-    /// `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`, else memory.
+    /// building and saving it on first use. `data_dir` defaults to `data_dir()`; a directory
+    /// that may not be used (another user's, or writable by others) is refused with a
+    /// `RuntimeWarning` and the table is built in memory.
     #[new]
     #[pyo3(signature = (goal=None, *, board=None, data_dir=None))]
     fn new(
@@ -759,7 +951,10 @@ impl Table {
             ));
         }
         let (oracle, data_dir) = match data_dir {
-            Some(dir) => (Arc::new(oracle_for(Some(dir.clone()))), Some(dir)),
+            Some(dir) => {
+                let dir = usable(dir);
+                (Arc::new(oracle_for(dir.clone())), dir)
+            }
             None => (
                 Arc::clone(default_oracle()),
                 default_oracle_and_dir().1.clone(),
@@ -821,16 +1016,40 @@ impl Table {
         self.data_dir.clone()
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Table(goal={:?}, board={:?})",
-            self.goal.to_string(),
-            self.goal.board().to_string()
-        )
+    fn __eq__(&self, other: PyRef<'_, Table>) -> bool {
+        self.goal == other.goal && self.data_dir == other.data_dir
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&(self.goal.to_string(), &self.data_dir))
+    }
+
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, pyo3::types::PyDict>)> {
+        Ok((PyTuple::empty(py), self.fields(py)?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        repr_call("Table", &self.fields(py)?)
     }
 }
 
 impl Table {
+    /// The constructor's keyword arguments (the directory as a string, so that the `repr`
+    /// needs no `pathlib` to be read back).
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("goal", self.goal.to_string())?;
+        d.set_item("board", self.goal.board().to_string())?;
+        d.set_item(
+            "data_dir",
+            self.data_dir.as_ref().map(|p| p.to_string_lossy().into_owned()),
+        )?;
+        Ok(d)
+    }
+
     fn header(&self) -> PyResult<&npuzzle::Header> {
         // Opened in `new`; asked again so that the oracle stays the only owner of tables.
         match self.oracle.table(&self.goal).map_err(answer_error)? {
@@ -869,9 +1088,9 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The data directory the module functions use (fixed at their first question:
-/// `$NPUZZLE_DATA_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else `~/.cache/npuzzle`), or `None`:
-/// tables are built in memory.
+/// The data directory the module functions use, fixed at their first question:
+/// `$NPUZZLE_DATA_DIR`, else the platform's cache directory; `None` when tables are built in
+/// memory (no such directory, or one that was refused with a warning).
 #[pyfunction]
 fn data_dir() -> Option<PathBuf> {
     default_oracle_and_dir().1.clone()

@@ -2,6 +2,8 @@
 
 import math
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -53,7 +55,7 @@ def test_solve_gives_moves_and_states():
     assert solution.moves == "R"
     assert solution.states == ["123456708", "123456780"]
     assert len(solution) == solution.distance == 1
-    assert solution.method == "table"
+    assert solution.algorithm == "table"
     assert len(npuzzle.solve(HARDEST).moves) == 31
 
 
@@ -80,7 +82,7 @@ def test_fifteen_puzzle_by_search():
     assert npuzzle.distance(start) == 1
     solution = npuzzle.solve(start)
     assert solution.moves == "R"
-    assert "idastar" in solution.method
+    assert "idastar" in solution.algorithm
 
 
 def test_unsolvable_pairs_raise_the_package_exception():
@@ -282,6 +284,50 @@ def test_a_data_directory_others_may_write_is_not_used(tmp_path):
         table = npuzzle.Table(data_dir=shared)
     assert table.distance(HARDEST) == 31
     assert list(shared.iterdir()) == []
+    # The directory actually used: none (memory), not the one refused.
+    assert table.data_dir is None
+
+
+def data_dir_in_a_fresh_process(env, tmp_path):
+    """What `npuzzle.data_dir()` says in a new interpreter with `env` (and HOME=tmp_path, no
+    npuzzle or XDG variable otherwise), and the warnings it gave."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("NPUZZLE_DATA_DIR", "XDG_CACHE_HOME")}
+    result = subprocess.run(
+        [sys.executable, "-W", "always", "-c", "import npuzzle; print(npuzzle.data_dir())"],
+        env={**clean, "HOME": str(tmp_path), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    return result.stdout.strip(), result.stderr
+
+
+def test_data_dir_names_the_directory_actually_used(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    said, warned = data_dir_in_a_fresh_process({"NPUZZLE_DATA_DIR": str(shared)}, tmp_path)
+    assert said == "None"
+    assert "RuntimeWarning" in warned and "memory" in warned
+    own = tmp_path / "own"
+    said, warned = data_dir_in_a_fresh_process({"NPUZZLE_DATA_DIR": str(own)}, tmp_path)
+    assert (said, warned) == (str(own), "")
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the XDG rule is Linux's (and the BSDs')"
+)
+def test_the_default_is_the_platform_cache_directory(tmp_path):
+    xdg = tmp_path / "xdg"
+    assert data_dir_in_a_fresh_process({"XDG_CACHE_HOME": str(xdg)}, tmp_path)[0] == str(
+        xdg / "npuzzle"
+    )
+    for ignored in ["", "relative/cache"]:
+        said = data_dir_in_a_fresh_process({"XDG_CACHE_HOME": ignored}, tmp_path)[0]
+        assert said == str(tmp_path / ".cache" / "npuzzle")
+    said = data_dir_in_a_fresh_process({"NPUZZLE_DATA_DIR": ""}, tmp_path)[0]
+    assert said == str(tmp_path / ".cache" / "npuzzle")
 
 
 def test_a_table_over_10_mb_is_announced_before_it_is_built(tmp_path):

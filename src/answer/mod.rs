@@ -36,6 +36,7 @@
 //! ```
 
 mod bound;
+mod data_dir;
 mod slots;
 mod source;
 
@@ -44,6 +45,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub use bound::lower_bound;
+pub use data_dir::{data_dir_from_env, default_data_dir, platform_data_dir, DATA_DIR_VAR};
 pub use source::{
     BuildInMemory, DataDir, SourceError, SourceEvent, TableSource, ANNOUNCED_BUILD_BYTES,
 };
@@ -245,13 +247,29 @@ impl fmt::Display for Databases {
     }
 }
 
-/// Why a valid question has no answer value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a valid question has no answer value. An [`Error`](std::error::Error), so that `?`
+/// carries it into `Box<dyn Error>` with the rest:
+///
+/// ```
+/// use npuzzle::{How, Oracle, State};
+///
+/// fn distance(start: &str) -> Result<u8, Box<dyn std::error::Error>> {
+///     let start: State = start.parse()?;
+///     let goal = State::goal(start.board());
+///     Ok(Oracle::in_memory().distance(&start, &goal, How::default())?.value?)
+/// }
+/// assert_eq!(distance("123456708").unwrap(), 1);
+/// let unsolvable = distance("213456780").unwrap_err();
+/// assert_eq!(unsolvable.to_string(), "the start cannot reach the goal (other parity class)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NoAnswer {
     /// The start cannot reach the goal: their parity classes differ.
+    #[error("the start cannot reach the goal (other parity class)")]
     Unsolvable,
     /// The search reached a limit first.
+    #[error("the search reached its {0} before an answer")]
     GaveUp(Limit),
 }
 

@@ -22,7 +22,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 )]
 pub struct Cli {
     /// Directory holding the tables, else $NPUZZLE_DATA_DIR [default: the checkout's data/,
-    /// else $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle]
+    /// else the platform's cache: $XDG_CACHE_HOME/npuzzle or ~/.cache/npuzzle on Linux,
+    /// ~/Library/Caches/npuzzle on macOS, %LOCALAPPDATA%\npuzzle on Windows]
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
@@ -91,10 +92,22 @@ pub enum Command {
     /// For example `npuzzle completions bash > ~/.local/share/bash-completion/completions/npuzzle`,
     /// or `npuzzle completions zsh > ~/.zfunc/_npuzzle`.
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) on standard output: `npuzzle man > npuzzle.1; man ./npuzzle.1`
-    Man,
+    /// Print the manual page (roff), or write every page (one per command) into a directory
+    ///
+    /// `npuzzle man > npuzzle.1; man ./npuzzle.1` shows the main page;
+    /// `npuzzle man --dir ~/.local/share/man/man1` installs it with one page per command
+    /// (`man npuzzle-solve`), and prints the paths written.
+    Man(ManArgs),
     /// Print this help, or the help of COMMAND (the same as `npuzzle COMMAND --help`)
     Help(HelpArgs),
+}
+
+/// Arguments of `man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write every page (npuzzle.1, npuzzle-COMMAND.1) into DIR instead of printing the main page
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// Arguments of `help`.
@@ -166,6 +179,20 @@ pub struct QueryArgs {
 
     #[command(flatten)]
     pub search: SearchArgs,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = DistanceFormat::Text)]
+    pub format: DistanceFormat,
+}
+
+/// Output forms of `distance`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DistanceFormat {
+    /// The number of moves alone
+    #[default]
+    Text,
+    /// One JSON object: start, goal, distance (null when unsolvable), solvable, algorithm
+    Json,
 }
 
 /// Output forms of `solve`.
@@ -309,7 +336,9 @@ pub enum BatchFormat {
     /// A header line, then `start,goal,distance[,moves],error` per question
     #[default]
     Csv,
-    /// One JSON object per line: start, goal, distance, [moves,] error
+    /// One JSON object per line: start, goal, distance, moves, unsolvable, error (`-f json`
+    /// is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -357,8 +386,8 @@ pub enum StatsFormat {
     /// The counts per depth with a histogram, the mean and the farthest states
     #[default]
     Text,
-    /// One JSON object: the goal, its board, the counts per depth, the mean and the farthest
-    /// states
+    /// One JSON object on one line: the goal, its board, the counts per depth, the mean and
+    /// the farthest states (indented with --pretty)
     Json,
 }
 
@@ -375,6 +404,10 @@ pub struct StatsArgs {
     /// The same as `-f json` (the older spelling, kept working)
     #[arg(long, hide = true)]
     pub json: bool,
+
+    /// With -f json: indent the object over many lines, for a person to read
+    #[arg(long)]
+    pub pretty: bool,
 
     /// Also draw the depth histogram as an SVG plot in FILE
     #[arg(long, value_name = "FILE")]
@@ -404,6 +437,20 @@ pub struct CheckArgs {
     /// The goal's board as WxH when the cell count does not say it (e.g. 3x2, 4x3)
     #[arg(long, visible_alias = "board", value_name = "WxH")]
     pub size: Option<String>,
+
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+/// Output forms of `check`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckFormat {
+    /// What the file holds, one fact a line
+    #[default]
+    Text,
+    /// One JSON object: file, valid, board, goal, entries, max_depth, counts, deep, error
+    Json,
 }
 
 /// Output forms of `verify`.
@@ -412,7 +459,9 @@ pub enum VerifyFormat {
     /// Counts per verdict, the worst lines first, and the time taken
     #[default]
     Summary,
-    /// One JSON object per answer: line, verdict, exact, claimed, detail (and step or by)
+    /// One JSON object per answer: line, verdict, exact, claimed, detail, step, by, optimal
+    /// (`-f json` is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -459,7 +508,9 @@ pub enum SampleFormat {
     /// A header `start,goal` (plus `distance` with --with-answers), then one row per instance
     #[default]
     Csv,
-    /// One JSON object per instance: start, goal (and distance)
+    /// One JSON object per instance: start, goal, distance (null without --with-answers;
+    /// `-f json` is the same)
+    #[value(alias = "json")]
     Jsonl,
 }
 

@@ -111,9 +111,9 @@ impl Sink {
             Format::Jsonl(buf) => {
                 let row = BatchRow {
                     start: std::str::from_utf8(&self.state_text).expect("states print as ASCII"),
-                    goal: std::str::from_utf8(goal).expect("states print as ASCII"),
+                    goal: Some(std::str::from_utf8(goal).expect("states print as ASCII")),
                     distance: Some(distance),
-                    moves: self.solve.then_some(moves),
+                    moves: if self.solve { moves } else { None },
                     unsolvable: false,
                     error: None,
                 };
@@ -163,9 +163,9 @@ impl Sink {
             Format::Jsonl(buf) => {
                 let row = BatchRow {
                     start,
-                    goal,
+                    goal: (!goal.is_empty()).then_some(goal),
                     distance: None,
-                    moves: self.solve.then_some(None),
+                    moves: None,
                     unsolvable,
                     error: Some(error),
                 };

@@ -15,7 +15,7 @@ use npuzzle::table::file::{self, TableBytes, TableFileError};
 use npuzzle::table::format::FORMAT_VERSION;
 use npuzzle::{State, Table};
 
-use super::args::CheckArgs;
+use super::args::{CheckArgs, CheckFormat};
 use super::input::{parse_size, parse_state};
 use super::{CommandResult, Context, Failure};
 
@@ -79,7 +79,10 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         ))
     })?;
     let mut out = std::io::stdout().lock();
-    describe(&path, &table, &mut out)?;
+    let json = args.format == CheckFormat::Json;
+    if !json {
+        describe(&path, &table, &mut out)?;
+    }
     if let Some(goal) = goal {
         if !table.serves(&goal) {
             return Err(Failure::negative(format!(
@@ -91,13 +94,56 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
     }
     if args.deep {
         deep(&table)?;
-        writeln!(
-            out,
-            "deep check: every entry agrees with its neighbours; recounted depths match the header"
-        )?;
+        if !json {
+            writeln!(
+                out,
+                "deep check: every entry agrees with its neighbours; recounted depths match the header"
+            )?;
+        }
+    }
+    if json {
+        // A damaged or missing file is an error on stderr with its exit code, as in text.
+        let header = table.header();
+        let record = CheckJson {
+            file: path.display().to_string(),
+            valid: true,
+            board: header.board().to_string(),
+            goal: header.goal.to_string(),
+            entries: header.entries,
+            max_depth: header.max_depth,
+            counts: header.counts.clone(),
+            body_checksum: format!("{:08x}", header.body_checksum),
+            deep: args.deep,
+        };
+        serde_json::to_writer(&mut out, &record).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+        return Ok(());
     }
     writeln!(out, "ok: {} is a valid table", path.display())?;
     Ok(())
+}
+
+/// `check -f json` for a valid table (schema: docs/json/check.schema.json).
+#[derive(serde::Serialize)]
+struct CheckJson {
+    /// The file checked.
+    file: String,
+    /// Always true: an invalid file is an error (exit 1 or 2), not a record.
+    valid: bool,
+    /// The board, `WxH`.
+    board: String,
+    /// The goal the table was built for.
+    goal: String,
+    /// Its entries (states).
+    entries: u64,
+    /// The largest distance.
+    max_depth: u8,
+    /// States per distance 0..=max_depth.
+    counts: Vec<u64>,
+    /// The body's CRC-32, in hex.
+    body_checksum: String,
+    /// Whether the deep check ran (and passed).
+    deep: bool,
 }
 
 /// Prints what the table holds.

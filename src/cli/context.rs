@@ -29,16 +29,11 @@ impl Context {
     /// the documented default. An empty value counts as unset, as an empty `XDG_CACHE_HOME`
     /// does (a shell's `NPUZZLE_DATA_DIR=` must not break every command).
     pub fn new(cli: &Cli) -> Context {
-        let given = |dir: &PathBuf| !dir.as_os_str().is_empty();
         let data_dir = cli
             .data_dir
             .clone()
-            .filter(given)
-            .or_else(|| {
-                std::env::var_os("NPUZZLE_DATA_DIR")
-                    .map(PathBuf::from)
-                    .filter(given)
-            })
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .or_else(npuzzle::answer::data_dir_from_env)
             .map_or_else(default_data_dir, Ok);
         let progress = BuildProgress::default();
         let oracle = match &data_dir {
@@ -77,11 +72,11 @@ impl Context {
 }
 
 /// The data directory when none is given: the checkout's `data/` for a binary run from the
-/// checkout's own `target/` (`cargo run`, `cargo test`), else `$XDG_CACHE_HOME/npuzzle`, else
-/// `$HOME/.cache/npuzzle`. Never a shared, predictable place such as the temporary directory,
-/// which another user could create first and fill with tables of their choosing; with none of
-/// these, tables are built in memory for the run. An installed binary (`cargo install`) never
-/// writes into its source or the registry's: its executable is not under the checkout.
+/// checkout's own `target/` (`cargo run`, `cargo test`), else the platform's cache directory
+/// (the library's [`platform_data_dir`](npuzzle::answer::platform_data_dir): XDG on Linux,
+/// `~/Library/Caches` on macOS, the local AppData folder on Windows). With neither, tables are
+/// built in memory for the run. An installed binary (`cargo install`) never writes into its
+/// source or the registry's: its executable is not under the checkout.
 fn default_data_dir() -> Result<PathBuf, String> {
     let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run_from_checkout = std::env::current_exe()
@@ -93,13 +88,8 @@ fn default_data_dir() -> Result<PathBuf, String> {
     {
         return Ok(checkout.join("data"));
     }
-    if let Some(cache) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(cache).join("npuzzle"));
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(home).join(".cache").join("npuzzle"));
-    }
-    Err("neither XDG_CACHE_HOME nor HOME is set".to_string())
+    npuzzle::answer::platform_data_dir()
+        .ok_or_else(|| "this platform has no cache directory (no home directory)".to_string())
 }
 
 /// Builds tables in memory when there is no data directory, saying so once.

@@ -18,6 +18,7 @@ mod csv_line;
 mod input;
 mod limits;
 mod lines;
+mod man;
 mod output;
 mod output_file;
 mod play;
@@ -216,10 +217,8 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
             Ok(())
         }
         Command::Help(args) => help(args.command.as_deref()),
-        Command::Man => {
-            let mut out = io::stdout().lock();
-            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-            io::Write::flush(&mut out)?;
+        Command::Man(args) => {
+            man::run(args.dir.as_deref(), &mut io::stdout().lock())?;
             Ok(())
         }
     }

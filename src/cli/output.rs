@@ -26,9 +26,28 @@ pub struct SolveJson {
     pub algorithm: String,
     /// Whether the solution is known to be optimal.
     pub optimal: bool,
+    /// Always true: the record of an unsolvable pair is [`UnsolvableJson`], with `false` here
+    /// (docs/json/solve.schema.json has both).
+    pub solvable: bool,
     /// Search statistics (`solve` always includes them in JSON), flattened into this object.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub stats: Option<SearchStatsJson>,
+}
+
+/// `distance --format json` (schema: docs/json/distance.schema.json). An unsolvable pair has
+/// `distance` null, `solvable` false (exit code 1).
+#[derive(Serialize)]
+pub struct DistanceJson {
+    /// The start, as written by `State`'s `Display`.
+    pub start: String,
+    /// The goal.
+    pub goal: String,
+    /// The exact distance, or null when the start cannot reach the goal.
+    pub distance: Option<u8>,
+    /// Whether the start can reach the goal.
+    pub solvable: bool,
+    /// How it was answered: `table`, a search (`idastar with ...`), or `parity and replay`.
+    pub algorithm: String,
 }
 
 /// `solve --format json` for a pair with no solution (exit code 1).
@@ -79,26 +98,26 @@ impl SolveJson {
             path: solution.path().iter().map(|s| s.to_string()).collect(),
             algorithm: algorithm.to_string(),
             optimal,
+            solvable: true,
             stats: None,
         }
     }
 }
 
-/// One row of `batch --format jsonl`. Field names are stable: `start`, `goal`, `distance`
-/// (null on failure), `moves` (only with `--solve`; null on failure), `error` (null when ok).
+/// One row of `batch --format jsonl` (schema: docs/json/batch.schema.json). Every key is in
+/// every row: `start`, `goal` (null when unknown), `distance` (null on failure), `moves` (null
+/// on failure and without `--solve`), `unsolvable`, `error` (null when ok).
 #[derive(Serialize)]
 pub struct BatchRow<'a> {
     /// The start as `State` displays it, or as written when it could not be read.
     pub start: &'a str,
-    /// The goal, or as written (empty when unknown).
-    pub goal: &'a str,
+    /// The goal, or as written; null when the line gave none that could be told.
+    pub goal: Option<&'a str>,
     /// The exact distance.
     pub distance: Option<u8>,
-    /// The blank's moves of an optimal solution; present only with `--solve`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Option<&'a str>>,
-    /// `true` for a pair with no solution; absent otherwise.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// The blank's moves of an optimal solution (`--solve` only).
+    pub moves: Option<&'a str>,
+    /// `true` for a pair with no solution.
     pub unsolvable: bool,
     /// Why this question got no answer.
     pub error: Option<&'a str>,

@@ -19,8 +19,8 @@ pub const UNSOLVABLE: &str = "unsolvable";
 struct InstanceRecord {
     start: String,
     goal: String,
-    /// The exact distance, or `"unsolvable"`; absent without `--with-answers`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The exact distance, or `"unsolvable"`; null without `--with-answers` (every key is in
+    /// every row: docs/json/sample.schema.json).
     distance: Option<Distance>,
 }
 

@@ -8,10 +8,12 @@ use npuzzle::answer::{AnswerError, Choice, NoAnswer};
 use npuzzle::search::{Algorithm, Limits};
 use npuzzle::{Answer, Board, HeuristicKind, How, Method, Solution, State};
 
-use super::args::{AlgorithmArg, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat};
+use super::args::{
+    AlgorithmArg, DistanceFormat, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat,
+};
 use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
-use super::output::{SearchStatsJson, SolveJson, UnsolvableJson};
+use super::output::{DistanceJson, SearchStatsJson, SolveJson, UnsolvableJson};
 use super::query::print_solution;
 use super::search_progress;
 use super::{CommandResult, Context, Failure};
@@ -119,8 +121,37 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
     note_unbounded(&args.search, start.board());
     let answer = context.oracle().distance(&start, &goal, how);
     search_progress::clear();
-    let (distance, _) = value(answer?, &start, &goal)?;
-    writeln!(std::io::stdout().lock(), "{distance}")?;
+    let answer = answer?;
+    if args.format == DistanceFormat::Json && answer.value == Err(NoAnswer::Unsolvable) {
+        // JSON readers get JSON for the negative answer too (and exit code 1).
+        let json = DistanceJson {
+            start: start.to_string(),
+            goal: goal.to_string(),
+            distance: None,
+            solvable: false,
+            algorithm: answer.method.to_string(),
+        };
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+        return Err(Failure::quiet_negative());
+    }
+    let (distance, cost) = value(answer, &start, &goal)?;
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        DistanceFormat::Text => writeln!(out, "{distance}")?,
+        DistanceFormat::Json => {
+            let json = DistanceJson {
+                start: start.to_string(),
+                goal: goal.to_string(),
+                distance: Some(distance),
+                solvable: true,
+                algorithm: cost.method.to_string(),
+            };
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
     Ok(())
 }
 

@@ -75,7 +75,11 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json || args.format == StatsFormat::Json {
         let json = StatsJson::new(&stats);
-        serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
+        if args.pretty {
+            serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
+        } else {
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+        }
         writeln!(out)?;
     } else {
         write_text(&stats, &mut out)?;

@@ -65,14 +65,13 @@ struct OutcomeJson {
     claimed: Option<NumberOrWord>,
     /// What is wrong, in one line; `null` for passing answers.
     detail: Option<String>,
-    /// illegal-move only: the 1-based step at fault.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// illegal-move only: the 1-based step at fault; null otherwise (every key is in every
+    /// row: docs/json/verify.schema.json).
     step: Option<usize>,
-    /// suboptimal only: moves more than needed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// suboptimal only: moves more than needed; null otherwise.
     by: Option<u32>,
-    /// Failing answers to solvable pairs: the blank's moves of one optimal solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Failing answers to solvable pairs: the blank's moves of one optimal solution; null
+    /// otherwise.
     optimal: Option<String>,
 }
 

@@ -215,6 +215,7 @@ impl FromStr for HeuristicKind {
 // indirection to each call.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum AnyHeuristic {
     /// See [`Misplaced`].
     Misplaced(Misplaced),

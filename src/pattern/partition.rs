@@ -14,6 +14,7 @@ use crate::state::State;
 
 /// A named partition of a board's tiles into disjoint patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Partition {
     /// 4x4, three patterns of five tiles (compact blocks; 524,160 entries each).
     FiveFiveFive,

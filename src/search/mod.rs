@@ -142,6 +142,7 @@ impl Limits {
 
 /// Which limit made a search give up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Limit {
     /// [`Limits::max_expanded`].
     Nodes,

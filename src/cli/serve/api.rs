@@ -271,7 +271,7 @@ pub struct DistanceJson {
     goal: String,
     board: String,
     distance: u8,
-    method: String,
+    algorithm: String,
     expanded: u64,
     time_ms: f64,
 }
@@ -293,7 +293,7 @@ pub async fn distance(
             goal: pair.goal.to_string(),
             board: board.to_string(),
             distance,
-            method: method_name(&cost.method),
+            algorithm: method_name(&cost.method),
             expanded: cost.expanded,
             time_ms: cost.elapsed.as_secs_f64() * 1e3,
         }))
@@ -309,7 +309,7 @@ pub struct SolveJson {
     distance: usize,
     moves: String,
     path: Vec<String>,
-    method: String,
+    algorithm: String,
     optimal: bool,
     expanded: u64,
     time_ms: f64,
@@ -334,7 +334,7 @@ pub async fn solve(
             distance: solution.len(),
             moves: solution.moves_string(),
             path: solution.path().iter().map(State::to_string).collect(),
-            method: method_name(&cost.method),
+            algorithm: method_name(&cost.method),
             optimal: cost.method.is_optimal(),
             expanded: cost.expanded,
             time_ms: cost.elapsed.as_secs_f64() * 1e3,
@@ -373,7 +373,7 @@ pub struct VerifyJson {
     /// The exact distance, `"unsolvable"`, or null when it was not needed or not found.
     exact: serde_json::Value,
     claimed: Option<u32>,
-    method: String,
+    algorithm: String,
 }
 
 /// `POST /api/verify` with `{"start", "goal", "moves"}` (or `"unsolvable": true`): the verdict
@@ -425,7 +425,7 @@ pub async fn verify(
             passes: judged.verdict.passes(Default::default()),
             exact,
             claimed: claim.claimed_length(&pair.start),
-            method: method_name(&cost.method),
+            algorithm: method_name(&cost.method),
         }))
     })
     .await
