@@ -29,8 +29,18 @@ use crate::state::State;
 /// progress finely, while the split itself (a few thousand nodes) stays negligible.
 pub const SUBTREES: usize = 4096;
 
-/// A checkpoint is written at most this often (and at the start of each iteration).
+/// A checkpoint is written at most this often (and at the start of each iteration), unless
+/// the environment variable `NPUZZLE_CHECKPOINT_SECONDS` says otherwise (tests use a tenth of
+/// a second, so that an interrupted search has finished subtrees to resume from).
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(2);
+
+/// [`CHECKPOINT_EVERY`], or `NPUZZLE_CHECKPOINT_SECONDS` where set to a valid number.
+fn checkpoint_every() -> Duration {
+    std::env::var("NPUZZLE_CHECKPOINT_SECONDS")
+        .ok()
+        .and_then(|text| Duration::try_from_secs_f64(text.trim().parse().ok()?).ok())
+        .unwrap_or(CHECKPOINT_EVERY)
+}
 
 /// What the threads of one search share.
 struct Shared {
@@ -164,6 +174,7 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
         elapsed: began.elapsed(),
     };
     let print = limits.checkpoint.map(|_| fingerprint(start, h));
+    let every = checkpoint_every();
     let (_, root_h) = h.start(start.cells());
     // The resumed iteration, or the first.
     let mut resumed = match resume(start, h, limits.checkpoint, print) {
@@ -257,7 +268,7 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
                     account.checkpoint.mark(index, next, expanded, generated);
                     shared.finished.fetch_add(1, Ordering::Relaxed);
                     if let Some(path) = limits.checkpoint {
-                        if account.written.elapsed() >= CHECKPOINT_EVERY {
+                        if account.written.elapsed() >= every {
                             account.written = Instant::now();
                             if let Err(error) = account.checkpoint.save(path) {
                                 let _ = failed.set(error);
