@@ -5,13 +5,19 @@
 mod common;
 mod search_support;
 
-use npuzzle::heuristic::{LinearConflict, Manhattan};
+use npuzzle::heuristic::{Heuristic, LinearConflict, Manhattan};
 use npuzzle::search::Limit;
-use npuzzle::search::{idastar, parallel_idastar};
+use npuzzle::search::{idastar, parallel_idastar_with, Splitting};
 use npuzzle::{Board, BuildOptions, Limits, Outcome, SearchResult, State, Table};
 use search_support::{table, Rng};
 
 const THREADS: [usize; 3] = [1, 2, 4];
+
+/// Parallel IDA* splitting every iteration, so that the split and the threads run even on
+/// the small trees of 3x3 and 3x4 (the default runs small iterations on one thread).
+fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    parallel_idastar_with(start, h, limits, Splitting::EveryIteration)
+}
 
 /// The `count` easiest of Korf's 100: start, goal and published length.
 fn korf(count: usize) -> Vec<(State, State, usize)> {
@@ -100,6 +106,15 @@ fn the_ten_easiest_of_korfs_100_get_their_published_lengths_at_1_2_and_4_threads
             let what = format!("Korf's {start} at {threads} threads");
             assert_exact(&result, start, goal, *optimal, &what);
         }
+        // The default: small iterations on one thread, large ones split.
+        let result = npuzzle::search::parallel_idastar(start, &h, Limits::default().threads(2));
+        assert_exact(
+            &result,
+            start,
+            goal,
+            *optimal,
+            &format!("Korf's {start} adaptive"),
+        );
     }
 }
 

@@ -29,7 +29,7 @@ pub use bfs::bfs;
 pub use greedy::greedy;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
-pub use parallel::{parallel_idastar, SUBTREES};
+pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
 
 use std::fmt;
 use std::str::FromStr;

@@ -29,6 +29,14 @@ use crate::state::State;
 /// progress finely, while the split itself (a few thousand nodes) stays negligible.
 pub const SUBTREES: usize = 4096;
 
+/// An iteration is split for the threads when the last one, times [`GROWTH`], reaches this
+/// many nodes (tens of milliseconds of work); smaller ones run whole on the calling thread.
+const PARALLEL_FROM: u64 = 1_000_000;
+
+/// How much larger the next iteration is assumed to be: IDA*'s iterations on the 15- and
+/// 24-puzzles grow by about this factor per bound step.
+const GROWTH: u64 = 8;
+
 /// A checkpoint is written at most this often (and at the start of each iteration), unless
 /// the environment variable `NPUZZLE_CHECKPOINT_SECONDS` says otherwise (tests use a tenth of
 /// a second, so that an interrupted search has finished subtrees to resume from).
@@ -147,15 +155,36 @@ struct Account {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    parallel_idastar_with(start, h, limits, Splitting::Adaptive)
+}
+
+/// When [`parallel_idastar_with`] splits an iteration for the threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Splitting {
+    /// Once an iteration is expected to reach about a million nodes; smaller ones run whole on
+    /// the calling thread (the default, and what [`parallel_idastar`] does).
+    Adaptive,
+    /// Every iteration, however small, as a checkpointed search does (tests use it to run
+    /// the split and the threads on small boards).
+    EveryIteration,
+}
+
+/// [`parallel_idastar`] with the choice of when to split.
+pub fn parallel_idastar_with<H: Heuristic + Sync>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    splitting: Splitting,
+) -> SearchResult {
     let began = Instant::now();
     if !start.can_reach(h.goal()) {
         return unsolvable(began);
     }
     let threads = limits.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a rayon pool of a few threads can always be built");
+    // Started with the first iteration large enough to split.
+    let mut pool: Option<rayon::ThreadPool> = None;
+    let mut last_iteration = 0u64;
     let shared = Arc::new(Shared {
         limits,
         began,
@@ -189,7 +218,13 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
         .as_ref()
         .map_or((0, 0), |c| (c.expanded, c.generated));
     loop {
-        let frontier = split(start, h, bound, SUBTREES);
+        // Small iterations run whole on this thread: splitting one of a few thousand nodes
+        // into thousands of subtrees would cost more than it saves. A checkpointed search
+        // always splits the same way, so that its file names subtrees of one split.
+        let parallel = limits.checkpoint.is_some()
+            || splitting == Splitting::EveryIteration
+            || last_iteration.saturating_mul(GROWTH) >= PARALLEL_FROM;
+        let frontier = split(start, h, bound, if parallel { SUBTREES } else { 1 });
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
         let checkpoint = match resumed.take() {
@@ -239,7 +274,7 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
         let found: Mutex<Vec<(usize, Solution)>> = Mutex::new(Vec::new());
         let failed: OnceLock<CheckpointError> = OnceLock::new();
         let cursor = AtomicUsize::new(0);
-        pool.broadcast(|_| loop {
+        let work = || loop {
             let index = cursor.fetch_add(1, Ordering::Relaxed);
             if index >= n
                 || shared.stop.load(Ordering::Relaxed)
@@ -292,7 +327,18 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
                     }
                 }
             }
-        });
+        };
+        if parallel {
+            let pool = pool.get_or_insert_with(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a rayon pool of a few threads can always be built")
+            });
+            pool.broadcast(|_| work());
+        } else {
+            work();
+        }
         let account = account.into_inner().unwrap_or_else(|e| e.into_inner());
         let checkpoint = account.checkpoint;
         let extra = (partial.0.into_inner(), partial.1.into_inner());
@@ -323,6 +369,7 @@ pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limit
             // Nothing beyond any bound: no path at all (parity rules this out before).
             None => return finish(Outcome::Unsolvable, &checkpoint, extra),
         }
+        last_iteration = checkpoint.expanded + extra.0 - before.0;
         before = (
             checkpoint.expanded + extra.0,
             checkpoint.generated + extra.1,
