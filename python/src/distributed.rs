@@ -30,7 +30,8 @@ use crate::errors::answer_error;
 enum TaskHeuristic {
     /// Pattern databases of the canonical goal (the start is relabelled for them).
     Databases(Arc<(PatternHeuristic, Databases)>),
-    LinearConflict(LinearConflict),
+    /// Boxed: its tables make it far larger than the other variants.
+    LinearConflict(Box<LinearConflict>),
     Manhattan(Manhattan),
 }
 
@@ -54,7 +55,8 @@ macro_rules! with_heuristic {
                 let $s = $start.relabel_for($goal);
                 $body
             }
-            TaskHeuristic::LinearConflict($h) => {
+            TaskHeuristic::LinearConflict(boxed) => {
+                let $h = &**boxed;
                 let $s = *$start;
                 $body
             }
@@ -92,7 +94,7 @@ fn open(name: &str, goal: &State, data_dir: Option<PathBuf>) -> PyResult<TaskHeu
     match name {
         "auto" => Ok(match databases()? {
             Some(found) => TaskHeuristic::Databases(found),
-            None => TaskHeuristic::LinearConflict(LinearConflict::new(goal)),
+            None => TaskHeuristic::LinearConflict(Box::new(LinearConflict::new(goal))),
         }),
         "pdb" => match databases()? {
             Some(found) => Ok(TaskHeuristic::Databases(found)),
@@ -100,7 +102,9 @@ fn open(name: &str, goal: &State, data_dir: Option<PathBuf>) -> PyResult<TaskHeu
                 goal: *goal,
             })),
         },
-        "linear-conflict" => Ok(TaskHeuristic::LinearConflict(LinearConflict::new(goal))),
+        "linear-conflict" => Ok(TaskHeuristic::LinearConflict(Box::new(
+            LinearConflict::new(goal),
+        ))),
         "manhattan" => Ok(TaskHeuristic::Manhattan(Manhattan::new(goal))),
         other => Err(PyValueError::new_err(format!(
             "unknown heuristic `{other}`: expected auto, pdb, linear-conflict or manhattan"
