@@ -79,13 +79,15 @@ def distances(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
 ) -> npt.NDArray[np.uint8]:
     """The exact distance of every row of ``states`` to ``goal``, as a uint8 NumPy array.
 
     ``states`` is an array (or anything ``numpy.asarray`` takes) of shape ``(n, cells)``, one
     state per row, tiles row-major with 0 for the blank; the board is square from the number of
     columns, else ``board="WxH"``. Unsolvable rows give ``UNSOLVABLE`` (255). The rows are
-    answered in parallel on every core with the GIL released.
+    answered in parallel on every core with the GIL released (on ``threads`` threads where
+    given: a Dask worker's task passes 1, so a worker runs as many as it has Dask threads).
 
     Integer arrays of another dtype are converted when every value fits a byte (a copy): the
     natural ``numpy.array([[1, 2, ...]])`` is int64. Raises ``TypeError`` for other dtypes or
@@ -105,4 +107,6 @@ def distances(
         if array.size and (array.min() < 0 or array.max() > 255):
             raise ValueError("distances: a value is not a tile number (0 to 255 fit a uint8)")
         array = array.astype(np.uint8)
-    return _distances(array, goal, board=board, limit=limit, max_nodes=max_nodes)
+    return _distances(
+        array, goal, board=board, limit=limit, max_nodes=max_nodes, threads=threads
+    )

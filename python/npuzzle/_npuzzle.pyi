@@ -28,6 +28,9 @@ __all__ = [
     "Verdict",
     "__version__",
     "_distances",
+    "_solution",
+    "_task_search",
+    "_task_split",
     "data_dir",
     "distance",
     "is_solvable",
@@ -211,8 +214,11 @@ def distance(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    deterministic: bool = False,
 ) -> int:
-    """The exact number of moves from `start` to `goal` (default: tiles in order, blank last)."""
+    """The exact number of moves from `start` to `goal` (default: tiles in order, blank last). An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
+    caps it), optimal either way; `deterministic=True` returns the one-thread search's path."""
 
 def solve(
     start: _StateLike,
@@ -221,8 +227,11 @@ def solve(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    deterministic: bool = False,
 ) -> Solution:
-    """An optimal solution from `start` to `goal`."""
+    """An optimal solution from `start` to `goal`. An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
+    caps it), optimal either way; `deterministic=True` returns the one-thread search's path."""
 
 def is_solvable(
     start: _StateLike, goal: Optional[_StateLike] = None, *, board: Optional[str] = None
@@ -275,4 +284,41 @@ def _distances(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
 ) -> npt.NDArray[np.uint8]: ...
+def _task_split(
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    heuristic: str,
+    bound: Optional[int],
+    at_least: int,
+    *,
+    board: Optional[str] = None,
+    data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+) -> Tuple[int, List[str], Optional[int], int, int, str]:
+    """One IDA* iteration's split: (bound, prefixes, cut, expanded, generated, method)."""
+def _task_search(
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    heuristic: str,
+    prefix: str,
+    bound: int,
+    *,
+    board: Optional[str] = None,
+    data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    max_nodes: Optional[int] = None,
+    limit: Optional[float] = None,
+) -> Tuple[Optional[str], Optional[int], int, int, bool]:
+    """One subtree's search: (moves, next, expanded, generated, gave_up)."""
+def _solution(
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    moves: str,
+    method: str,
+    expanded: int,
+    generated: int,
+    elapsed: float,
+    *,
+    board: Optional[str] = None,
+) -> Solution:
+    """The Solution of a distributed search, its moves checked."""

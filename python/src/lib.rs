@@ -10,6 +10,7 @@
 //! call that could panic on it, and durations, counts and shapes are checked here.
 
 mod convert;
+mod distributed;
 mod errors;
 
 use std::path::PathBuf;
@@ -121,6 +122,19 @@ fn limits(limit: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
         limits = limits.time(time);
     }
     Ok(limits)
+}
+
+/// The threads of one search: `threads`, or every core rayon sees (`RAYON_NUM_THREADS` where
+/// set) for `None`.
+fn search_threads(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) if n > 1024 => Err(PyValueError::new_err(format!(
+            "{n} threads are more than the limit of 1024"
+        ))),
+        Some(n) => Ok(n),
+        None => Ok(rayon::current_num_threads()),
+    }
 }
 
 /// The question of `distance`, `solve` and `verify`: the start (on `board` if given), the
@@ -526,7 +540,8 @@ fn ask_solve(
 /// From the exact table on boards of at most 12 cells, else by IDA* with pattern databases
 /// (linear conflict where there are none), with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn distance(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
@@ -534,15 +549,22 @@ fn distance(
     board: Option<&str>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    threads: Option<usize>,
+    deterministic: bool,
 ) -> PyResult<u8> {
-    let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
+    let (start, goal, mut how) = read_question(start, goal, board, limit, max_nodes)?;
+    how.limits = how
+        .limits
+        .threads(search_threads(threads)?)
+        .deterministic(deterministic);
     ask_distance(py, default_oracle(), start, goal, how)
 }
 
 /// An optimal solution from `start` to `goal`: a Solution with the moves and the states.
 /// Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn solve(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
@@ -550,8 +572,14 @@ fn solve(
     board: Option<&str>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    threads: Option<usize>,
+    deterministic: bool,
 ) -> PyResult<Solution> {
-    let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
+    let (start, goal, mut how) = read_question(start, goal, board, limit, max_nodes)?;
+    how.limits = how
+        .limits
+        .threads(search_threads(threads)?)
+        .deterministic(deterministic);
     ask_solve(py, default_oracle(), start, goal, how)
 }
 
@@ -769,7 +797,8 @@ fn sample(
 /// The native half of `npuzzle.distances`, which converts the input to a uint8 array first:
 /// `states` must be a 2-D uint8 NumPy array, one state per row.
 #[pyfunction]
-#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None, threads=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn _distances<'py>(
     py: Python<'py>,
     states: &Bound<'py, PyAny>,
@@ -777,7 +806,22 @@ fn _distances<'py>(
     board: Option<&str>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    // A pool of `threads` for this call (a Dask worker gives each task one thread), else the
+    // process's pool of every core.
+    let pool = threads
+        .map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(search_threads(Some(threads))?)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))
+        })
+        .transpose()?;
+    let on_pool = |work: &(dyn Fn() + Sync)| match &pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    };
     let untyped = states.cast::<PyUntypedArray>().map_err(|_| {
         PyTypeError::new_err(format!(
             "distances expects a NumPy array of shape (n, cells), not {}",
@@ -826,7 +870,14 @@ fn _distances<'py>(
         // parallel straight into the result.
         let result = py.detach(|| {
             let mut out = vec![0u8; rows];
-            oracle.distances(&input, &goal, &mut out).map(|()| out)
+            let mut result = Ok(());
+            let cell = Mutex::new((&mut out, &mut result));
+            on_pool(&|| {
+                let mut guard = cell.lock().unwrap_or_else(|e| e.into_inner());
+                let (out, result) = &mut *guard;
+                **result = oracle.distances(&input, &goal, out);
+            });
+            result.map(|()| out)
         });
         return match result {
             Ok(out) => Ok(PyArray1::from_vec(py, out)),
@@ -836,7 +887,17 @@ fn _distances<'py>(
             Err(error) => Err(errors::Deferred::from_answer(error).into_err("row 0: ")),
         };
     }
-    let result = py.detach(|| searched_distances(oracle, &input, rows, board, &goal, how));
+    let result = py.detach(|| {
+        let found = Mutex::new(None);
+        on_pool(&|| {
+            let answer = searched_distances(oracle, &input, rows, board, &goal, how);
+            *found.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+        });
+        found
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .expect("the work ran")
+    });
     match result {
         Ok(out) => Ok(PyArray1::from_vec(py, out)),
         Err(failure) => Err(failure.into_err()),
@@ -1085,6 +1146,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(_distances, m)?)?;
     m.add_function(wrap_pyfunction!(data_dir, m)?)?;
+    distributed::register(m)?;
     Ok(())
 }
 

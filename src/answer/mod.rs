@@ -365,6 +365,9 @@ pub enum AnswerError {
     /// Instances cannot be drawn as asked.
     #[error(transparent)]
     Sample(#[from] SampleError),
+    /// The checkpoint of a long search was damaged, foreign or unwritable.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::search::checkpoint::CheckpointError),
     /// Pattern databases were asked for where there are none.
     #[error("no pattern databases for goal {goal}: they exist for 4x4 and 5x5 goals with the blank in a corner; 4x4 6-6-3 is built on first use, 4x4 7-8 and 5x5 6-6-6-6 only when built ahead into the source's directory")]
     NoDatabases {
@@ -780,6 +783,7 @@ impl Oracle {
             }
         };
         let value = match result.outcome {
+            Outcome::Refused(error) => return Err(AnswerError::Checkpoint(error)),
             Outcome::Solved(solution) => Ok(solution),
             Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
             Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),

@@ -193,6 +193,7 @@ impl DataDir {
 
 impl TableSource for DataDir {
     fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+        let _lock = build_lock(&self.dir, &file::file_name(goal));
         let (table, notices) = file::load_or_build_with(&self.dir, goal, || {
             let states = crate::RankSpace::new(goal.board())?.states() as u64;
             (self.report)(SourceEvent::Building { goal, states });
@@ -229,11 +230,59 @@ impl TableSource for DataDir {
                 (self.report)(SourceEvent::PatternProgress(p))
             })
         });
+        let _lock = build
+            .then(|| build_lock(&self.dir, &file::pattern_file_name(goal, tiles)))
+            .flatten();
         let (db, notices) = file::load_or_build_pattern(&self.dir, goal, tiles, builder)?;
         for notice in &notices {
             (self.report)(SourceEvent::Notice(notice));
         }
         Ok(db)
+    }
+}
+
+/// Where several processes share a data directory (Dask workers, a cluster's shared path),
+/// the first to miss file `name` builds it and the others wait for it and then open it,
+/// instead of all building the same file at once: an exclusive lock on `DIR/.NAME.lock`,
+/// taken only when the file is missing (an existing file is opened without it) and held
+/// until the caller's load-or-build returns (the guard). The lock is the operating system's
+/// (`flock` on Unix), released when the process ends, so a killed builder never leaves
+/// the others waiting.
+///
+/// `None` where the file exists, and where no lock can be taken (a directory that is not
+/// trusted or not writable, a file system without locks): the load-or-build then goes on
+/// unlocked and reports what it always reports there (a build in memory, a refusal).
+fn build_lock(dir: &Path, name: &str) -> Option<BuildLock> {
+    if dir.join(name).exists() {
+        return None;
+    }
+    // The directory's own checks first: created private, as a build would create it.
+    file::check_data_dir(dir).ok()?;
+    file::create_private_dir(dir).ok()?;
+    let path = dir.join(format!(".{name}.lock"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .ok()?;
+    file.lock().ok()?;
+    Some(BuildLock { file, path })
+}
+
+/// A held build lock ([`build_lock`]). Dropped once the file is built (or was found): the
+/// lock file is removed first, so none is left in the directory, then the lock released.
+/// A process that was waiting on the removed file gets the lock next and finds the file
+/// built; one that comes later finds the file and takes no lock.
+struct BuildLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
     }
 }
 

@@ -228,6 +228,13 @@ pub struct SolveArgs {
     /// (compared with the exact table where one exists); JSON output always includes them
     #[arg(long)]
     pub stats: bool,
+
+    /// Keep an IDA* search's progress in FILE (written atomically every few seconds: the
+    /// bound and the finished subtrees of the current iteration); a solve started again with
+    /// the same FILE resumes there. A damaged FILE, or one of another search, is refused
+    /// (exit 2). Removed once the search is solved
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 /// How to answer: from the table or by which search.
@@ -285,6 +292,16 @@ pub struct SearchArgs {
     /// bound on stderr
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
+
+    /// Threads of an IDA* search: each iteration's tree is split into subtrees searched in
+    /// parallel at the same bound, so the path is still optimal [default: all cores]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
+    pub threads: Option<usize>,
+
+    /// With several threads, return the path the one-thread search finds (the same input
+    /// gives the same path), at some cost in the last iteration
+    #[arg(long)]
+    pub deterministic: bool,
 }
 
 /// Output forms of `compare`.
@@ -324,6 +341,11 @@ pub struct CompareArgs {
     /// guarantees optimality instead of checking it
     #[arg(long)]
     pub no_table: bool,
+
+    /// Threads of the idastar rows [default: 1, so that node counts are the textbook
+    /// algorithm's; more split each iteration into subtrees searched in parallel]
+    #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
+    pub threads: Option<usize>,
 
     /// Output form
     #[arg(long, short, value_enum, default_value_t = CompareFormat::Text)]

@@ -62,7 +62,7 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
     if !start.can_reach(&goal) {
         return Err(Failure::negative(unsolvable_reason(&start, &goal)));
     }
-    let limits = limits(&args.limit, DEFAULT_LIMITS);
+    let limits = limits(&args.limit, DEFAULT_LIMITS).threads(args.threads.unwrap_or(1));
     let oracle = context.oracle();
     let heuristics: Vec<HeuristicKind> = if args.all_heuristics {
         // Pattern databases too, where the goal has some (on 4x4, 6-6-3 is built on first

@@ -44,12 +44,20 @@ pub fn algorithm(arg: AlgorithmArg) -> Option<Algorithm> {
     }
 }
 
+/// The cores of this machine (as rayon sees them: `RAYON_NUM_THREADS` where set).
+fn all_cores() -> usize {
+    rayon::current_num_threads()
+}
+
 /// Reads `--algorithm`, `--heuristic`, `--no-table` and `--limit` into a [`How`], refusing
 /// combinations that contradict each other.
 pub fn how(args: &SearchArgs, board: Board, context: &Context) -> Result<How, Failure> {
     let table_exists = context.oracle().uses_table(board);
     let heuristic = args.heuristic.map(HeuristicKind::from);
-    let limits = search_progress::watched(limits(&args.limit, Limits::default()));
+    let threads = args.threads.unwrap_or_else(all_cores);
+    let limits = search_progress::watched(limits(&args.limit, Limits::default()))
+        .threads(threads)
+        .deterministic(args.deterministic);
     match args.algorithm.map(algorithm) {
         Some(None) if args.no_table => Err(Failure::usage(
             "--algorithm table and --no-table contradict each other",
@@ -158,7 +166,13 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
 /// `npuzzle solve`: the table or a search, with `--stats`.
 pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
-    let how = how(&args.search, start.board(), context)?;
+    let mut how = how(&args.search, start.board(), context)?;
+    if let Some(file) = &args.checkpoint {
+        // One search per process: the path lives as long as it (and keeps `Limits` `Copy`).
+        how.limits = how
+            .limits
+            .checkpoint(Box::leak(file.clone().into_boxed_path()));
+    }
     note_unbounded(&args.search, start.board());
     let oracle = context.oracle();
     let began = Instant::now();

@@ -1,5 +1,6 @@
 //! A live line on stderr while a long search runs on a terminal: nodes expanded, the bound
-//! on `g + h` being searched, and the time, so that a 15-puzzle search that takes minutes
+//! on `g + h` being searched, the share of the iteration done (parallel IDA*: its subtrees
+//! finished), the rate, and the time, so that a 15-puzzle search that takes minutes
 //! shows it is alive. Nothing is shown in the first second, nor when stderr is not a terminal
 //! (logs and pipes stay clean).
 
@@ -54,9 +55,17 @@ fn show(progress: &Progress) {
         .bound
         .map(|bound| format!(", bound {bound}"))
         .unwrap_or_default();
+    let share = match progress.subtrees {
+        Some((done, all)) if all > 0 => format!(
+            ", {:.0}% of the iteration",
+            100.0 * done as f64 / all as f64
+        ),
+        _ => String::new(),
+    };
+    let seconds = progress.elapsed.as_secs_f64();
     eprint!(
-        "\r\x1b[2Ksearching: {} nodes expanded{bound}, {:.1} s",
+        "\r\x1b[2Ksearching: {} nodes expanded{bound}{share}, {}/s, {seconds:.1} s",
         group(progress.expanded as f64),
-        progress.elapsed.as_secs_f64()
+        group(progress.expanded as f64 / seconds.max(1e-9)),
     );
 }

@@ -42,6 +42,47 @@ struct Engine<'h, H> {
 /// Index in [`Move::ALL`] of the move that undoes move index `i` (U D L R -> D U R L).
 const INVERSE: [u8; 4] = [1, 0, 3, 2];
 
+/// Where one bounded pass below a node ended ([`pass`]).
+pub(crate) enum PassEnd {
+    /// The goal, by these moves from the node.
+    Found(Vec<Move>),
+    /// No goal within the bound; the smallest `g + h` beyond it, `None` if nothing was cut.
+    Next(Option<u32>),
+    /// The budget stopped it.
+    Stopped(Limit),
+}
+
+/// One depth-first pass, within `bound`, below `root` (reached in `g` moves by a last move
+/// `last`, with the heuristic's `node` and estimate `root_h`): the subtree search of parallel
+/// IDA* ([`super::split`]). Returns the end, the nodes expanded and generated, and the
+/// expansions not yet told to the budget's watch.
+#[allow(clippy::too_many_arguments)] // One node of the search, given whole.
+pub(crate) fn pass<H: Heuristic>(
+    root: &State,
+    h: &H,
+    node: &H::Node,
+    root_h: u32,
+    g: u32,
+    last: Option<Move>,
+    bound: u32,
+    budget: Budget,
+) -> (PassEnd, u64, u64, u64) {
+    let mut engine = Engine::new(root, h, budget);
+    let back = last.map_or(NO_MOVE, |mv| {
+        INVERSE[Move::ALL.iter().position(|&m| m == mv).expect("one of ALL")]
+    });
+    let end = match engine.dfs(g, node, root_h, bound, back) {
+        FOUND => PassEnd::Found(engine.path.clone()),
+        STOPPED => PassEnd::Stopped(engine.stopped.expect("set when stopping")),
+        next => PassEnd::Next((next < NOTHING_CUT).then_some(next)),
+    };
+    let untold = engine.budget.untold(engine.expanded);
+    (end, engine.expanded, engine.generated, untold)
+}
+
+/// What [`Engine::dfs`] returns when nothing beyond the bound was seen.
+const NOTHING_CUT: u32 = u32::MAX - 2;
+
 /// Runs iterative deepening on `g + h` from `start` to `h`'s goal.
 pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult {
     let goal_state = *h.goal();
@@ -49,38 +90,7 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
     if !start.can_reach(&goal_state) {
         return unsolvable(std::time::Instant::now());
     }
-    let board = start.board();
-    let mut neighbours = Neighbours {
-        steps: [[(0, 0); 4]; MAX_CELLS],
-        count: [0; MAX_CELLS],
-    };
-    for cell in 0..board.cells() {
-        for (i, mv) in Move::ALL.into_iter().enumerate() {
-            if let Some(to) = board.step(cell, mv) {
-                let k = neighbours.count[cell] as usize;
-                neighbours.steps[cell][k] = (i as u8, to as u8);
-                neighbours.count[cell] += 1;
-            }
-        }
-    }
-    let mut goal = [0u8; MAX_CELLS];
-    goal[..board.cells()].copy_from_slice(goal_state.cells());
-    let mut cells = [0u8; MAX_CELLS];
-    cells[..board.cells()].copy_from_slice(start.cells());
-    let mut engine = Engine {
-        h,
-        goal,
-        cells,
-        n: board.cells(),
-        blank: start.blank(),
-        neighbours,
-        // Longer than any optimal path on boards up to 5x5 (the 24-puzzle needs at most 208).
-        path: Vec::with_capacity(256),
-        expanded: 0,
-        generated: 0,
-        budget,
-        stopped: None,
-    };
+    let mut engine = Engine::new(start, h, budget);
     let (root, root_h) = h.start(start.cells());
     let mut bound = root_h;
     loop {
@@ -100,7 +110,44 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
     }
 }
 
-impl<H: Heuristic> Engine<'_, H> {
+impl<'h, H: Heuristic> Engine<'h, H> {
+    /// An engine at `start`, with an empty path and no nodes counted.
+    fn new(start: &State, h: &'h H, budget: Budget) -> Engine<'h, H> {
+        let goal_state = *h.goal();
+        let board = start.board();
+        let mut neighbours = Neighbours {
+            steps: [[(0, 0); 4]; MAX_CELLS],
+            count: [0; MAX_CELLS],
+        };
+        for cell in 0..board.cells() {
+            for (i, mv) in Move::ALL.into_iter().enumerate() {
+                if let Some(to) = board.step(cell, mv) {
+                    let k = neighbours.count[cell] as usize;
+                    neighbours.steps[cell][k] = (i as u8, to as u8);
+                    neighbours.count[cell] += 1;
+                }
+            }
+        }
+        let mut goal = [0u8; MAX_CELLS];
+        goal[..board.cells()].copy_from_slice(goal_state.cells());
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..board.cells()].copy_from_slice(start.cells());
+        Engine {
+            h,
+            goal,
+            cells,
+            n: board.cells(),
+            blank: start.blank(),
+            neighbours,
+            // Longer than any optimal path on boards up to 5x5 (the 24-puzzle needs at most 208).
+            path: Vec::with_capacity(256),
+            expanded: 0,
+            generated: 0,
+            budget,
+            stopped: None,
+        }
+    }
+
     fn finish(&self, outcome: Outcome) -> SearchResult {
         self.budget.finish(outcome, self.expanded, self.generated)
     }
@@ -123,7 +170,7 @@ impl<H: Heuristic> Engine<'_, H> {
             return STOPPED;
         }
         self.expanded += 1;
-        let mut next_bound = u32::MAX - 2;
+        let mut next_bound = NOTHING_CUT;
         let blank = self.blank;
         let count = self.neighbours.count[blank] as usize;
         // Every child's estimate first, then the searches below them: the children's table

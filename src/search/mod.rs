@@ -18,12 +18,18 @@ mod greedy;
 mod idastar;
 mod iddfs;
 mod in_place;
+// Parallel IDA*: the frontier split (one place, used by the threads and by distributed tasks),
+// the driver on rayon, and the checkpoint file of a long search.
+pub mod checkpoint;
+mod parallel;
+pub mod split;
 
 pub use astar::astar;
 pub use bfs::bfs;
 pub use greedy::greedy;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
+pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
 
 use std::fmt;
 use std::str::FromStr;
@@ -56,6 +62,14 @@ pub struct Limits {
     /// Called with the search's [`Progress`] every few thousand expansions (see
     /// [`Limits::observe`]).
     pub observer: Option<Observer>,
+    /// At most this many threads for IDA* ([`Limits::threads`]); 0 and 1 mean one, the
+    /// sequential search. The other algorithms use one thread.
+    pub threads: usize,
+    /// With several threads, return the path the sequential search would find (the first
+    /// solution in its order) instead of the first one any thread finds.
+    pub deterministic: bool,
+    /// Where a parallel IDA* keeps its checkpoint ([`Limits::checkpoint`]).
+    pub checkpoint: Option<&'static std::path::Path>,
 }
 
 /// Equal limits give up at the same point and tell the same function (compared by address,
@@ -65,6 +79,9 @@ impl PartialEq for Limits {
     fn eq(&self, other: &Limits) -> bool {
         self.max_expanded == other.max_expanded
             && self.max_time == other.max_time
+            && self.threads == other.threads
+            && self.deterministic == other.deterministic
+            && self.checkpoint == other.checkpoint
             && match (self.observer, other.observer) {
                 (None, None) => true,
                 (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
@@ -91,6 +108,9 @@ pub struct Progress {
     pub bound: Option<u32>,
     /// Wall-clock time since the search began.
     pub elapsed: Duration,
+    /// Of a parallel IDA*: the subtrees of the current iteration finished, and how many
+    /// there are (the share of the iteration done); `None` for other searches.
+    pub subtrees: Option<(usize, usize)>,
 }
 
 impl Limits {
@@ -99,6 +119,9 @@ impl Limits {
         max_expanded: None,
         max_time: None,
         observer: None,
+        threads: 0,
+        deterministic: false,
+        checkpoint: None,
     };
 
     /// These limits with at most `max_expanded` expanded nodes.
@@ -138,6 +161,44 @@ impl Limits {
         self.observer = Some(observer);
         self
     }
+
+    /// These limits with IDA* on up to `threads` threads: each iteration's tree is split at a
+    /// frontier ([`split`]) and the subtrees searched in parallel, all at the same bound, so
+    /// the path found is still optimal. 0 and 1 mean the sequential search.
+    ///
+    /// ```
+    /// use npuzzle::search::{self, Algorithm, Limits};
+    /// use npuzzle::{HeuristicKind, State};
+    /// let start: State = "867254301".parse()?;
+    /// let goal: State = "123456780".parse()?;
+    /// let limits = Limits::default().threads(2).deterministic(true);
+    /// let result = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start, &goal, limits);
+    /// let alone = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start, &goal, Limits::default());
+    /// assert_eq!(result.solution().map(|s| s.len()), Some(31));
+    /// // Deterministic: the path the sequential search finds.
+    /// assert_eq!(result.solution(), alone.solution());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn threads(mut self, threads: usize) -> Limits {
+        self.threads = threads;
+        self
+    }
+
+    /// These limits with the deterministic choice among the solutions at the final bound (see
+    /// [`Limits::deterministic`](Limits#structfield.deterministic)).
+    pub const fn deterministic(mut self, deterministic: bool) -> Limits {
+        self.deterministic = deterministic;
+        self
+    }
+
+    /// These limits with IDA* keeping a checkpoint in `file`, written atomically every few
+    /// seconds, and resuming from it when it exists (see [`checkpoint`]). The search runs on
+    /// the parallel driver even with one thread. A path that lives as long as the search (a
+    /// command line's argument, leaked once) keeps `Limits` `Copy`.
+    pub const fn checkpoint(mut self, file: &'static std::path::Path) -> Limits {
+        self.checkpoint = Some(file);
+        self
+    }
 }
 
 /// Which limit made a search give up.
@@ -169,6 +230,9 @@ pub enum Outcome {
     Unsolvable,
     /// A limit was reached before a path was found.
     GaveUp(Limit),
+    /// The checkpoint file given could not be trusted or written ([`Limits::checkpoint`]);
+    /// nothing was searched from it.
+    Refused(checkpoint::CheckpointError),
 }
 
 /// What a search returns: how it ended and what it cost.
@@ -346,7 +410,7 @@ pub fn run(
 /// assert_eq!(result.solution().map(|s| s.len()), Some(31));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn run_with<H: Heuristic>(
+pub fn run_with<H: Heuristic + Sync>(
     algorithm: Algorithm,
     h: &H,
     start: &State,
@@ -357,6 +421,9 @@ pub fn run_with<H: Heuristic>(
     }
     match algorithm {
         Algorithm::AStar => astar::astar(start, h, limits),
+        Algorithm::IdaStar if limits.threads > 1 || limits.checkpoint.is_some() => {
+            parallel::parallel_idastar(start, h, limits)
+        }
         Algorithm::IdaStar => idastar::idastar(start, h, limits),
         Algorithm::Greedy => greedy::greedy(start, h, limits),
         Algorithm::Bfs => bfs::bfs(start, h.goal(), limits),
@@ -383,6 +450,18 @@ pub(crate) struct Budget {
     next_clock_check: u64,
     /// The bound the search last reported ([`Budget::note_bound`]), for the observer.
     bound: Option<u32>,
+    /// A parallel search's shared account, told instead of the limits (see [`Watch`]).
+    watch: Option<Box<dyn Watch + Send + Sync>>,
+    /// Expansions already told to `watch`.
+    told: u64,
+}
+
+/// What a search on one of several threads reports to, every few thousand expansions: the
+/// parallel driver adds up the nodes, applies the limits to the whole search, tells the
+/// observer, and stops a thread whose work is no longer needed.
+pub(crate) trait Watch {
+    /// `expanded` more expansions on this thread; `Some` stops this thread's search.
+    fn tick(&self, expanded: u64) -> Option<Limit>;
 }
 
 /// Expansions between two readings of the clock.
@@ -395,7 +474,22 @@ impl Budget {
             limits,
             next_clock_check: CLOCK_INTERVAL,
             bound: None,
+            watch: None,
+            told: 0,
         }
+    }
+
+    /// A budget that reports to `watch` instead of applying limits of its own.
+    pub(crate) fn watched(watch: Box<dyn Watch + Send + Sync>) -> Budget {
+        Budget {
+            watch: Some(watch),
+            ..Budget::new(Limits::NONE)
+        }
+    }
+
+    /// Expansions not yet told to the watch (told when the search on this thread ends).
+    pub(crate) fn untold(&self, expanded: u64) -> u64 {
+        expanded - self.told
     }
 
     /// Records the bound on `g + h` now searched (one store; read only by the observer).
@@ -419,7 +513,12 @@ impl Budget {
 
     /// The time limit, and the observer: out of the hot path.
     #[cold]
-    fn check_clock(&self, expanded: u64) -> Option<Limit> {
+    fn check_clock(&mut self, expanded: u64) -> Option<Limit> {
+        if let Some(watch) = &self.watch {
+            let delta = expanded - self.told;
+            self.told = expanded;
+            return watch.tick(delta);
+        }
         if self.limits.max_time.is_none() && self.limits.observer.is_none() {
             return None;
         }
@@ -429,6 +528,7 @@ impl Budget {
                 expanded,
                 bound: self.bound,
                 elapsed,
+                subtrees: None,
             });
         }
         self.limits

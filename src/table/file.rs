@@ -603,7 +603,7 @@ fn check_links_on_the_way(dir: &Path) -> Result<(), TableFileError> {
 }
 
 /// Creates `dir` and its missing parents, private to the user (mode 0700 on Unix).
-fn create_private_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

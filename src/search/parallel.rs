@@ -1,0 +1,396 @@
+//! Parallel IDA* on rayon: each iteration's tree is cut by [`split`] into subtrees in the
+//! sequential order, and the threads of a pool of their own take them one by one from the
+//! front of that order, each searching its subtree with the sequential engine at the same
+//! bound. Subtrees vary by orders of magnitude in size; with thousands of them a thread that
+//! finishes early takes the next, so the work balances (a shared cursor rather than rayon's
+//! halving of ranges: the finished subtrees then grow from the front of the order, which is
+//! what the deterministic mode waits for and what a checkpoint records).
+//!
+//! All threads search the same bound, so the first solution found is optimal; every thread
+//! is then stopped (within a few thousand expansions, when its budget next reports). In the
+//! deterministic mode only the subtrees after the first one with a solution are stopped, and
+//! the solution kept is that of the earliest: the sequential search's path.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::checkpoint::{fingerprint, Checkpoint, CheckpointError};
+use super::split::{replay, search_subtree, split, Below};
+use super::{unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, Watch};
+use crate::board::Move;
+use crate::heuristic::Heuristic;
+use crate::solution::Solution;
+use crate::state::State;
+
+/// Subtrees per iteration: enough that the largest few do not leave the other threads idle
+/// at the end of an iteration on a machine of tens of cores, and that a checkpoint records
+/// progress finely, while the split itself (a few thousand nodes) stays negligible.
+pub const SUBTREES: usize = 4096;
+
+/// An iteration is split for the threads when the last one, times [`GROWTH`], reaches this
+/// many nodes (tens of milliseconds of work); smaller ones run whole on the calling thread.
+const PARALLEL_FROM: u64 = 1_000_000;
+
+/// How much larger the next iteration is assumed to be: IDA*'s iterations on the 15- and
+/// 24-puzzles grow by about this factor per bound step.
+const GROWTH: u64 = 8;
+
+/// A checkpoint is written at most this often (and at the start of each iteration), unless
+/// the environment variable `NPUZZLE_CHECKPOINT_SECONDS` says otherwise (tests use a tenth of
+/// a second, so that an interrupted search has finished subtrees to resume from).
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(2);
+
+/// [`CHECKPOINT_EVERY`], or `NPUZZLE_CHECKPOINT_SECONDS` where set to a valid number.
+fn checkpoint_every() -> Duration {
+    std::env::var("NPUZZLE_CHECKPOINT_SECONDS")
+        .ok()
+        .and_then(|text| Duration::try_from_secs_f64(text.trim().parse().ok()?).ok())
+        .unwrap_or(CHECKPOINT_EVERY)
+}
+
+/// What the threads of one search share.
+struct Shared {
+    limits: Limits,
+    began: Instant,
+    /// Expansions told so far, all iterations (for the limits and the observer).
+    expanded: AtomicU64,
+    /// Every thread stops: a solution in the free mode, or a limit.
+    stop: AtomicBool,
+    /// The limit reached, if one was.
+    limit: OnceLock<Limit>,
+    /// The smallest subtree index with a solution in this iteration (`usize::MAX`: none).
+    first: AtomicUsize,
+    bound: AtomicU64,
+    finished: AtomicUsize,
+    subtrees: AtomicUsize,
+}
+
+impl Shared {
+    fn give_up(&self, limit: Limit) -> Option<Limit> {
+        let _ = self.limit.set(limit);
+        self.stop.store(true, Ordering::Relaxed);
+        Some(limit)
+    }
+
+    /// Applies the limits to the whole search at `total` expansions, and tells the observer.
+    fn check(&self, total: u64) -> Option<Limit> {
+        let limits = &self.limits;
+        if limits.max_expanded.is_some_and(|max| total >= max) {
+            return self.give_up(Limit::Nodes);
+        }
+        if limits.max_time.is_none() && limits.observer.is_none() {
+            return None;
+        }
+        let progress = self.progress(total);
+        if let Some(observe) = limits.observer {
+            observe(&progress);
+        }
+        if limits.max_time.is_some_and(|max| progress.elapsed >= max) {
+            return self.give_up(Limit::Time);
+        }
+        None
+    }
+
+    fn progress(&self, expanded: u64) -> Progress {
+        Progress {
+            expanded,
+            bound: Some(self.bound.load(Ordering::Relaxed) as u32),
+            elapsed: self.began.elapsed(),
+            subtrees: Some((
+                self.finished.load(Ordering::Relaxed),
+                self.subtrees.load(Ordering::Relaxed),
+            )),
+        }
+    }
+}
+
+/// The watch of the search of one subtree.
+struct Ticket {
+    shared: Arc<Shared>,
+    index: usize,
+}
+
+impl Watch for Ticket {
+    fn tick(&self, expanded: u64) -> Option<Limit> {
+        let shared = &*self.shared;
+        let total = shared.expanded.fetch_add(expanded, Ordering::Relaxed) + expanded;
+        // Stopped because the work is no longer needed: the limit reported is never read.
+        if shared.stop.load(Ordering::Relaxed)
+            || (shared.limits.deterministic && self.index > shared.first.load(Ordering::Relaxed))
+        {
+            return Some(Limit::Nodes);
+        }
+        shared.check(total)
+    }
+}
+
+/// One iteration's account, under a lock: what a checkpoint records.
+struct Account {
+    checkpoint: Checkpoint,
+    written: Instant,
+}
+
+/// IDA* from `start` to `h`'s goal on `limits.threads` threads (at least one), each
+/// iteration split by [`split`] (see [`Limits::threads`], [`Limits::deterministic`] and
+/// [`Limits::checkpoint`]). [`run_with`](super::run_with) calls it for IDA* with more than one
+/// thread or a checkpoint; called directly, it runs the parallel driver even on one thread.
+///
+/// Nodes are the sum over the threads: the split's, and every subtree's, finished or stopped.
+/// The limits apply to the whole search, checked every few thousand expansions per thread.
+///
+/// ```
+/// use npuzzle::heuristic::LinearConflict;
+/// use npuzzle::search::{idastar, parallel_idastar, Limits};
+/// use npuzzle::State;
+/// let h = LinearConflict::new(&"123456780".parse()?);
+/// let start: State = "867254301".parse()?;
+/// let parallel = parallel_idastar(&start, &h, Limits::default().threads(2));
+/// assert_eq!(parallel.solution().map(|s| s.len()), Some(31));
+/// // On one thread it visits the subtrees in the sequential search's order: the same path.
+/// let one = parallel_idastar(&start, &h, Limits::default().threads(1));
+/// let alone = idastar(&start, &h, Limits::default());
+/// assert_eq!(one.solution(), alone.solution());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    parallel_idastar_with(start, h, limits, Splitting::Adaptive)
+}
+
+/// When [`parallel_idastar_with`] splits an iteration for the threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Splitting {
+    /// Once an iteration is expected to reach about a million nodes; smaller ones run whole on
+    /// the calling thread (the default, and what [`parallel_idastar`] does).
+    Adaptive,
+    /// Every iteration, however small, as a checkpointed search does (tests use it to run
+    /// the split and the threads on small boards).
+    EveryIteration,
+}
+
+/// [`parallel_idastar`] with the choice of when to split.
+pub fn parallel_idastar_with<H: Heuristic + Sync>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    splitting: Splitting,
+) -> SearchResult {
+    let began = Instant::now();
+    if !start.can_reach(h.goal()) {
+        return unsolvable(began);
+    }
+    let threads = limits.threads.max(1);
+    // Started with the first iteration large enough to split.
+    let mut pool: Option<rayon::ThreadPool> = None;
+    let mut last_iteration = 0u64;
+    let shared = Arc::new(Shared {
+        limits,
+        began,
+        expanded: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        limit: OnceLock::new(),
+        first: AtomicUsize::new(usize::MAX),
+        bound: AtomicU64::new(0),
+        finished: AtomicUsize::new(0),
+        subtrees: AtomicUsize::new(0),
+    });
+    let finish = |outcome, checkpoint: &Checkpoint, extra: (u64, u64)| SearchResult {
+        outcome,
+        expanded: checkpoint.expanded + extra.0,
+        generated: checkpoint.generated + extra.1,
+        elapsed: began.elapsed(),
+    };
+    let print = limits.checkpoint.map(|_| fingerprint(start, h));
+    let every = checkpoint_every();
+    let (_, root_h) = h.start(start.cells());
+    // The resumed iteration, or the first.
+    let mut resumed = match resume(start, h, limits.checkpoint, print) {
+        Ok(found) => found,
+        Err(error) => {
+            let none = Checkpoint::new(*start, *h.goal(), 0, SUBTREES, 0);
+            return finish(Outcome::Refused(error), &none, (0, 0));
+        }
+    };
+    let mut bound = resumed.as_ref().map_or(root_h, |c| c.bound);
+    let mut before = resumed
+        .as_ref()
+        .map_or((0, 0), |c| (c.expanded, c.generated));
+    loop {
+        // Small iterations run whole on this thread: splitting one of a few thousand nodes
+        // into thousands of subtrees would cost more than it saves. A checkpointed search
+        // always splits the same way, so that its file names subtrees of one split.
+        let parallel = limits.checkpoint.is_some()
+            || splitting == Splitting::EveryIteration
+            || last_iteration.saturating_mul(GROWTH) >= PARALLEL_FROM;
+        let frontier = split(start, h, bound, if parallel { SUBTREES } else { 1 });
+        let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
+        let n = prefixes.len();
+        let checkpoint = match resumed.take() {
+            Some(c) if c.subtrees == n || c.subtrees == 0 => Checkpoint { subtrees: n, ..c },
+            Some(_) => {
+                let error = CheckpointError::Damaged {
+                    path: limits
+                        .checkpoint
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    reason: "its subtrees do not match the split of its bound".to_string(),
+                };
+                let none = Checkpoint::new(*start, *h.goal(), 0, SUBTREES, 0);
+                return finish(Outcome::Refused(error), &none, (0, 0));
+            }
+            None => {
+                let mut c = Checkpoint::new(*start, *h.goal(), print.unwrap_or(0), SUBTREES, bound);
+                c.subtrees = n;
+                c.expanded = before.0 + frontier.expanded;
+                c.generated = before.1 + frontier.generated;
+                c.note_next(frontier.cut);
+                c
+            }
+        };
+        shared.bound.store(bound.into(), Ordering::Relaxed);
+        shared.subtrees.store(n, Ordering::Relaxed);
+        shared
+            .finished
+            .store(checkpoint.finished(), Ordering::Relaxed);
+        shared.first.store(usize::MAX, Ordering::Relaxed);
+        shared
+            .expanded
+            .store(checkpoint.expanded, Ordering::Relaxed);
+        shared.check(checkpoint.expanded);
+        if let Some(path) = limits.checkpoint {
+            if let Err(error) = checkpoint.save(path) {
+                return finish(Outcome::Refused(error), &checkpoint, (0, 0));
+            }
+        }
+        let skip = checkpoint.clone();
+        let account = Mutex::new(Account {
+            checkpoint,
+            written: Instant::now(),
+        });
+        // Nodes of subtrees that did not finish (stopped, or the one with the solution).
+        let partial = (AtomicU64::new(0), AtomicU64::new(0));
+        let found: Mutex<Vec<(usize, Solution)>> = Mutex::new(Vec::new());
+        let failed: OnceLock<CheckpointError> = OnceLock::new();
+        let cursor = AtomicUsize::new(0);
+        let work = || loop {
+            let index = cursor.fetch_add(1, Ordering::Relaxed);
+            if index >= n
+                || shared.stop.load(Ordering::Relaxed)
+                || (limits.deterministic && index > shared.first.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            if skip.is_done(index) {
+                continue;
+            }
+            let root = replay(start, h, &prefixes[index]).expect("the split's prefixes replay");
+            let budget = Budget::watched(Box::new(Ticket {
+                shared: Arc::clone(&shared),
+                index,
+            }));
+            let (end, expanded, generated, untold) = search_subtree(start, h, &root, bound, budget);
+            // Subtrees smaller than a budget's reporting interval never report: the limits are
+            // applied here too, between subtrees.
+            let total = shared.expanded.fetch_add(untold, Ordering::Relaxed) + untold;
+            if !shared.stop.load(Ordering::Relaxed) && !matches!(end, Below::Found(_)) {
+                shared.check(total);
+            }
+            match end {
+                Below::Beyond(next) => {
+                    let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
+                    account.checkpoint.mark(index, next, expanded, generated);
+                    shared.finished.fetch_add(1, Ordering::Relaxed);
+                    if let Some(path) = limits.checkpoint {
+                        if account.written.elapsed() >= every {
+                            account.written = Instant::now();
+                            if let Err(error) = account.checkpoint.save(path) {
+                                let _ = failed.set(error);
+                                shared.stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+                end => {
+                    partial.0.fetch_add(expanded, Ordering::Relaxed);
+                    partial.1.fetch_add(generated, Ordering::Relaxed);
+                    if let Below::Found(solution) = end {
+                        found
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((index, solution));
+                        shared.first.fetch_min(index, Ordering::Relaxed);
+                        if !limits.deterministic {
+                            shared.stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        };
+        if parallel {
+            let pool = pool.get_or_insert_with(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a rayon pool of a few threads can always be built")
+            });
+            pool.broadcast(|_| work());
+        } else {
+            work();
+        }
+        let account = account.into_inner().unwrap_or_else(|e| e.into_inner());
+        let checkpoint = account.checkpoint;
+        let extra = (partial.0.into_inner(), partial.1.into_inner());
+        if let Some(error) = failed.into_inner() {
+            return finish(Outcome::Refused(error), &checkpoint, extra);
+        }
+        let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        // The earliest solution; in the deterministic mode it counts only when every subtree
+        // before it finished (a limit may have stopped one that holds an earlier path).
+        if let Some((index, solution)) = found.into_iter().min_by_key(|(index, _)| *index) {
+            if !limits.deterministic || (0..index).all(|i| checkpoint.is_done(i)) {
+                if let Some(path) = limits.checkpoint {
+                    let _ = std::fs::remove_file(path);
+                }
+                return finish(Outcome::Solved(solution), &checkpoint, extra);
+            }
+        }
+        if let Some(&limit) = shared.limit.get() {
+            if let Some(path) = limits.checkpoint {
+                if let Err(error) = checkpoint.save(path) {
+                    return finish(Outcome::Refused(error), &checkpoint, extra);
+                }
+            }
+            return finish(Outcome::GaveUp(limit), &checkpoint, extra);
+        }
+        match checkpoint.next {
+            Some(next) => bound = next,
+            // Nothing beyond any bound: no path at all (parity rules this out before).
+            None => return finish(Outcome::Unsolvable, &checkpoint, extra),
+        }
+        last_iteration = checkpoint.expanded + extra.0 - before.0;
+        before = (
+            checkpoint.expanded + extra.0,
+            checkpoint.generated + extra.1,
+        );
+    }
+}
+
+/// The checkpoint in `path` to resume from, after checking it is this search's; `None` when
+/// there is no file (or no checkpoint asked for).
+fn resume<H: Heuristic>(
+    start: &State,
+    h: &H,
+    path: Option<&'static Path>,
+    print: Option<u32>,
+) -> Result<Option<Checkpoint>, CheckpointError> {
+    let (Some(path), Some(print)) = (path, print) else {
+        return Ok(None);
+    };
+    let Some(checkpoint) = Checkpoint::load(path)? else {
+        return Ok(None);
+    };
+    checkpoint.check(start, h.goal(), print, SUBTREES, path)?;
+    Ok(Some(checkpoint))
+}

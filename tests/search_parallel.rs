@@ -1,0 +1,188 @@
+//! Parallel IDA* (`Limits::threads`, `parallel_idastar`) against the exact tables of 3x3 and
+//! 3x4 on sampled states, and against the published lengths of the ten easiest of Korf's 100,
+//! at 1, 2 and 4 threads; the deterministic mode against the sequential search's path.
+
+mod common;
+mod search_support;
+
+use npuzzle::heuristic::{Heuristic, LinearConflict, Manhattan};
+use npuzzle::search::Limit;
+use npuzzle::search::{idastar, parallel_idastar_with, Splitting};
+use npuzzle::{Board, BuildOptions, Limits, Outcome, SearchResult, State, Table};
+use search_support::{table, Rng};
+
+const THREADS: [usize; 3] = [1, 2, 4];
+
+/// Parallel IDA* splitting every iteration, so that the split and the threads run even on
+/// the small trees of 3x3 and 3x4 (the default runs small iterations on one thread).
+fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    parallel_idastar_with(start, h, limits, Splitting::EveryIteration)
+}
+
+/// The `count` easiest of Korf's 100: start, goal and published length.
+fn korf(count: usize) -> Vec<(State, State, usize)> {
+    common::easiest_korf_instances(count)
+        .into_iter()
+        .map(|i| {
+            (
+                i.start.parse().unwrap(),
+                i.goal.parse().unwrap(),
+                i.optimal as usize,
+            )
+        })
+        .collect()
+}
+
+/// `result` is a legal path from `start` to `goal` of `expected` moves.
+fn assert_exact(result: &SearchResult, start: &State, goal: &State, expected: usize, what: &str) {
+    let solution = result
+        .solution()
+        .unwrap_or_else(|| panic!("{what}: no path from {start}: {:?}", result.outcome));
+    assert_eq!(solution.start(), *start, "{what}");
+    assert_eq!(solution.end(), *goal, "{what}: from {start} ends elsewhere");
+    assert_eq!(solution.len(), expected, "{what}: from {start}");
+    assert!(
+        result.expanded > 0 || expected == 0,
+        "{what}: nodes counted"
+    );
+}
+
+#[test]
+fn every_sampled_3x3_state_gets_its_exact_distance_at_1_2_and_4_threads() {
+    let table = table();
+    let goal = *table.goal();
+    let h = Manhattan::new(&goal);
+    let mut rng = Rng::new(0x9a7a);
+    let mut starts: Vec<State> = (0..300).map(|_| rng.table_state(table)).collect();
+    starts.extend(search_support::states_at_depth(table, 31));
+    starts.push(goal);
+    for start in &starts {
+        let expected = table.distance(start).unwrap().unwrap() as usize;
+        for threads in THREADS {
+            let result = parallel_idastar(start, &h, Limits::default().threads(threads));
+            assert_exact(
+                &result,
+                start,
+                &goal,
+                expected,
+                &format!("{threads} threads"),
+            );
+        }
+    }
+}
+
+#[test]
+fn every_sampled_3x4_state_gets_its_exact_distance_at_1_2_and_4_threads() {
+    let board = Board::new(3, 4).unwrap();
+    let goal = State::goal(board);
+    let table = Table::build(&goal, BuildOptions::default()).unwrap();
+    let h = LinearConflict::new(&goal);
+    let mut rng = Rng::new(0x3b4);
+    for _ in 0..60 {
+        let start = rng.table_state(&table);
+        let expected = table.distance(&start).unwrap().unwrap() as usize;
+        for threads in THREADS {
+            let limits = Limits::default().threads(threads);
+            let result = parallel_idastar(&start, &h, limits);
+            assert_exact(
+                &result,
+                &start,
+                &goal,
+                expected,
+                &format!("{threads} threads"),
+            );
+        }
+    }
+}
+
+#[test]
+fn the_ten_easiest_of_korfs_100_get_their_published_lengths_at_1_2_and_4_threads() {
+    let instances = korf(10);
+    assert_eq!(instances.len(), 10);
+    for (start, goal, optimal) in &instances {
+        let h = LinearConflict::new(goal);
+        for threads in THREADS {
+            let result = parallel_idastar(start, &h, Limits::default().threads(threads));
+            let what = format!("Korf's {start} at {threads} threads");
+            assert_exact(&result, start, goal, *optimal, &what);
+        }
+        // The default: small iterations on one thread, large ones split.
+        let result = npuzzle::search::parallel_idastar(start, &h, Limits::default().threads(2));
+        assert_exact(
+            &result,
+            start,
+            goal,
+            *optimal,
+            &format!("Korf's {start} adaptive"),
+        );
+    }
+}
+
+#[test]
+fn the_deterministic_mode_returns_the_sequential_path_every_run() {
+    let table = table();
+    let goal = *table.goal();
+    let h = LinearConflict::new(&goal);
+    let mut rng = Rng::new(0xde7);
+    let mut starts: Vec<State> = (0..40).map(|_| rng.table_state(table)).collect();
+    starts.extend(search_support::states_at_depth(table, 31));
+    let korf = korf(2);
+    for start in &starts {
+        let alone = idastar(start, &h, Limits::default());
+        for threads in [2, 4] {
+            for _ in 0..3 {
+                let limits = Limits::default().threads(threads).deterministic(true);
+                let result = parallel_idastar(start, &h, limits);
+                assert_eq!(result.solution(), alone.solution(), "{start} at {threads}");
+            }
+        }
+    }
+    for (start, goal, _) in &korf {
+        let h = LinearConflict::new(goal);
+        let alone = idastar(start, &h, Limits::default());
+        for _ in 0..3 {
+            let limits = Limits::default().threads(4).deterministic(true);
+            let result = parallel_idastar(start, &h, limits);
+            assert_eq!(result.solution(), alone.solution(), "Korf's {start}");
+        }
+    }
+}
+
+#[test]
+fn nodes_are_summed_over_the_threads() {
+    // Every iteration but the last is searched in full by any number of threads, and the
+    // last at least as far as the sequential search goes into it: the sum over the threads
+    // is never below the sequential count, and every node is counted once (the split's nodes
+    // are not searched again), so one thread stays close to it.
+    let goal = *table().goal();
+    let h = Manhattan::new(&goal);
+    for text in ["867254301", "647850321"] {
+        let start: State = text.parse().unwrap();
+        let alone = idastar(&start, &h, Limits::default());
+        for threads in THREADS {
+            let r = parallel_idastar(&start, &h, Limits::default().threads(threads));
+            assert_eq!(
+                r.solution().map(|s| s.len()),
+                alone.solution().map(|s| s.len())
+            );
+            assert!(r.expanded >= alone.expanded, "{text} at {threads}");
+            assert!(r.generated >= r.expanded, "{text} at {threads}");
+        }
+        // The same search run twice on one thread counts the same nodes.
+        let one = |_| parallel_idastar(&start, &h, Limits::default().threads(1)).expanded;
+        assert_eq!(one(0), one(1));
+    }
+}
+
+#[test]
+fn limits_and_unsolvable_pairs_apply_to_the_whole_search() {
+    let goal = *table().goal();
+    let h = Manhattan::new(&goal);
+    let start: State = "867254301".parse().unwrap();
+    let result = parallel_idastar(&start, &h, Limits::default().threads(4).nodes(20_000));
+    assert_eq!(result.gave_up(), Some(Limit::Nodes));
+    assert!(result.expanded >= 20_000);
+    let unsolvable: State = "213456780".parse().unwrap();
+    let result = parallel_idastar(&unsolvable, &h, Limits::default().threads(4));
+    assert_eq!(result.outcome, Outcome::Unsolvable);
+}
