@@ -327,7 +327,7 @@ def _solve_block(
     out = []
     for row in rows:
         s = local(row, goal, board=board, limit=limit, max_nodes=max_nodes, threads=1)
-        out.append((s.moves, s.method, s.expanded, s.generated, s.elapsed))
+        out.append((s.moves, s.algorithm, s.expanded, s.generated, s.elapsed))
     return out
 
 

@@ -36,7 +36,7 @@ enum TaskHeuristic {
 }
 
 impl TaskHeuristic {
-    /// The method's name, as `Solution.method` shows it.
+    /// The method's name, as `Solution.algorithm` shows it.
     fn name(&self) -> String {
         match self {
             TaskHeuristic::Databases(found) => format!("pattern databases {}", found.1),
@@ -242,7 +242,7 @@ fn _solution(
     Ok(crate::Solution {
         moves: solution.moves_string(),
         states: solution.path().iter().map(State::to_string).collect(),
-        method,
+        algorithm: method,
         expanded,
         generated,
         elapsed,

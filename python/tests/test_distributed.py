@@ -94,7 +94,7 @@ def test_a_distributed_solve_is_optimal_and_deterministic_gives_the_sequential_p
         assert solution.distance == length
         assert solution.states[0] == npuzzle.solve(start, KORF_GOAL, threads=1).states[0]
         assert solution.states[-1].split() == KORF_GOAL.split()
-        assert solution.expanded > 0 and "Dask" in solution.method
+        assert solution.expanded > 0 and "Dask" in solution.algorithm
         alone = npuzzle.solve(start, KORF_GOAL, threads=1)
         fixed = nd.solve(start, KORF_GOAL, client=client, deterministic=True, tasks=40)
         assert fixed.moves == alone.moves
