@@ -14,10 +14,15 @@
 //! file order. The databases must be built for Korf's goal (blank first):
 //! `npuzzle build --pdb 4x4:7-8 --goal "0 1 2 ... 15" --data-dir DIR`; on 4x4 a missing 7-8
 //! falls back to 6-6-3, built on first use.
+//!
+//! `NPUZZLE_LOOKUPS=regular,reflected` (any of `regular`, `reflected`, `dual`,
+//! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, all
+//! four); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*.
 
 use std::time::Instant;
 
 use npuzzle::answer::{DataDir, Oracle};
+use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::search::{self, Algorithm, Limits};
 use npuzzle::{Board, State};
 
@@ -58,9 +63,23 @@ fn main() {
         .unwrap()
         .expect("databases for this goal");
     let (h, which) = &*found;
+    let h = match std::env::var("NPUZZLE_LOOKUPS") {
+        Ok(names) => PatternHeuristic::with_lookups(
+            &goal,
+            h.databases().to_vec(),
+            names.parse::<Lookups>().unwrap(),
+        )
+        .unwrap(),
+        Err(_) => {
+            PatternHeuristic::with_lookups(&goal, h.databases().to_vec(), h.lookups()).unwrap()
+        }
+    };
+    let h = &h;
     let opened = began.elapsed();
     println!(
-        "databases: {which}, opened in {:.3} s",
+        "databases: {} {}, opened in {:.3} s",
+        which.partition,
+        h.describe(),
         opened.as_secs_f64()
     );
     println!("id\tlength\toptimal\texpanded\tgenerated\tpublished_nodes\ttime_s\tMnodes_per_s");
@@ -68,7 +87,11 @@ fn main() {
     for r in &rows {
         let tiles: Vec<u8> = r[1..=n].iter().map(|&t| t as u8).collect();
         let start = State::from_tiles(board, &tiles).unwrap();
-        let result = search::run_with(Algorithm::IdaStar, h, &start, Limits::default());
+        let result = if std::env::var("NPUZZLE_SEARCH").as_deref() == Ok("dual") {
+            search::dual_idastar(&start, h, Limits::default()).result
+        } else {
+            search::run_with(Algorithm::IdaStar, h, &start, Limits::default())
+        };
         let length = result.solution().expect("solved").len() as u64;
         assert_eq!(length, r[n + 1], "instance {}", r[0]);
         let t = result.elapsed.as_secs_f64();

@@ -14,6 +14,7 @@
 // `search::idastar` (the function), never `search::idastar::idastar`.
 mod astar;
 mod bfs;
+mod dual;
 mod greedy;
 mod idastar;
 mod iddfs;
@@ -21,6 +22,7 @@ mod in_place;
 
 pub use astar::astar;
 pub use bfs::bfs;
+pub use dual::{dual_idastar, DualResult};
 pub use greedy::greedy;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
