@@ -4,8 +4,11 @@
 //!
 //! Each iteration explores every path whose `g + h` stays within a bound; the next bound is the
 //! smallest `g + h` that exceeded it. With a zero heuristic this is exactly iterative deepening
-//! (the bound grows by one each time). The move straight back to the parent is never tried.
+//! (the bound grows by one each time). Moves are pruned by the board's automaton
+//! ([`MovePruner`]): never the move straight back, nor one that completes a string with a
+//! shorter or earlier equivalent.
 
+use super::prune::{MovePruner, DEAD};
 use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult};
 use crate::board::{Move, MAX_CELLS};
 use crate::heuristic::{Bounded, Heuristic};
@@ -16,8 +19,6 @@ use crate::state::{State, BLANK};
 const FOUND: u32 = u32::MAX;
 /// Returned up the recursion when a limit was reached.
 const STOPPED: u32 = u32::MAX - 1;
-/// No move index: the root has no parent move to avoid.
-const NO_MOVE: u8 = 4;
 
 /// The moves of the blank from each cell: (move index in [`Move::ALL`], target cell).
 struct Neighbours {
@@ -27,6 +28,7 @@ struct Neighbours {
 
 struct Engine<'h, H> {
     h: &'h H,
+    prune: &'h MovePruner,
     goal: [u8; MAX_CELLS],
     cells: [u8; MAX_CELLS],
     n: usize,
@@ -39,11 +41,20 @@ struct Engine<'h, H> {
     stopped: Option<Limit>,
 }
 
-/// Index in [`Move::ALL`] of the move that undoes move index `i` (U D L R -> D U R L).
-const INVERSE: [u8; 4] = [1, 0, 3, 2];
-
-/// Runs iterative deepening on `g + h` from `start` to `h`'s goal.
+/// Runs iterative deepening on `g + h` from `start` to `h`'s goal, pruning moves with the
+/// board's automaton.
 pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    let prune = MovePruner::for_board(start.board());
+    search_pruned(start, h, limits, &prune)
+}
+
+/// [`search`] with the automaton `prune` (of `start`'s board).
+pub(crate) fn search_pruned<H: Heuristic>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    prune: &MovePruner,
+) -> SearchResult {
     let goal_state = *h.goal();
     let budget = Budget::new(limits);
     if !start.can_reach(&goal_state) {
@@ -69,6 +80,7 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
     cells[..board.cells()].copy_from_slice(start.cells());
     let mut engine = Engine {
         h,
+        prune,
         goal,
         cells,
         n: board.cells(),
@@ -85,7 +97,7 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
     let mut bound = root_h;
     loop {
         engine.budget.note_bound(bound);
-        match engine.dfs(0, &root, root_h, bound, NO_MOVE) {
+        match engine.dfs(0, &root, root_h, bound, 0) {
             FOUND => {
                 let solution = Solution::from_moves(*start, engine.path.clone())
                     .expect("moves found in place are legal");
@@ -106,9 +118,10 @@ impl<H: Heuristic> Engine<'_, H> {
     }
 
     /// Explores below the current state (reached in `g` moves, heuristic node `node`, estimate
-    /// `h`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h` beyond `bound` seen. The
-    /// nodes of the path live in the recursion's frames, one per depth: no allocation.
-    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, back: u8) -> u32 {
+    /// `h`, automaton state `moves`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h`
+    /// beyond `bound` seen. The nodes of the path live in the recursion's frames, one per
+    /// depth: no allocation.
+    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, moves: u32) -> u32 {
         let f = g + h;
         if f > bound {
             return f;
@@ -137,7 +150,8 @@ impl<H: Heuristic> Engine<'_, H> {
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
-            if mv == back {
+            let after = self.prune.step(moves, mv);
+            if after == DEAD {
                 continue;
             }
             let target = target as usize;
@@ -156,7 +170,14 @@ impl<H: Heuristic> Engine<'_, H> {
                 // heuristics; pattern databases (minimum over the blank's positions) are only
                 // admissible.
                 Bounded::Known(child, child_h) if g + 1 + child_h <= bound => {
-                    *slot = Some((mv, target, tile, child, child_h.max(h.saturating_sub(1))));
+                    *slot = Some((
+                        mv,
+                        target,
+                        tile,
+                        child,
+                        child_h.max(h.saturating_sub(1)),
+                        after,
+                    ));
                 }
                 Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
                     next_bound = next_bound.min(g + 1 + child_h);
@@ -164,12 +185,12 @@ impl<H: Heuristic> Engine<'_, H> {
             }
         }
         // By reference: moving the array out would copy every child's node again.
-        for &(mv, target, tile, ref child, child_h) in children.iter().flatten() {
+        for &(mv, target, tile, ref child, child_h, after) in children.iter().flatten() {
             self.cells[blank] = tile;
             self.cells[target] = BLANK;
             self.blank = target;
             self.path.push(Move::ALL[mv as usize]);
-            let result = self.dfs(g + 1, child, child_h, bound, INVERSE[mv as usize]);
+            let result = self.dfs(g + 1, child, child_h, bound, after);
             if result == FOUND || result == STOPPED {
                 return result;
             }

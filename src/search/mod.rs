@@ -19,12 +19,13 @@ mod greedy;
 mod idastar;
 mod iddfs;
 mod in_place;
+pub mod prune;
 
 pub use astar::astar;
 pub use bfs::bfs;
 pub use dual::{dual_idastar, DualResult};
 pub use greedy::greedy;
-pub use idastar::idastar;
+pub use idastar::{idastar, idastar_with_pruner};
 pub use iddfs::iddfs;
 
 use std::fmt;
