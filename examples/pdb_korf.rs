@@ -17,12 +17,14 @@
 //!
 //! `NPUZZLE_LOOKUPS=regular,reflected` (any of `regular`, `reflected`, `dual`,
 //! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, all
-//! four); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*.
+//! four); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*; `NPUZZLE_PRUNE=back` refuses
+//! only the moves straight back instead of the move-pruning automaton.
 
 use std::time::Instant;
 
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::search::prune::MovePruner;
 use npuzzle::search::{self, Algorithm, Limits};
 use npuzzle::{Board, State};
 
@@ -89,6 +91,9 @@ fn main() {
         let start = State::from_tiles(board, &tiles).unwrap();
         let result = if std::env::var("NPUZZLE_SEARCH").as_deref() == Ok("dual") {
             search::dual_idastar(&start, h, Limits::default()).result
+        } else if std::env::var("NPUZZLE_PRUNE").as_deref() == Ok("back") {
+            let back_only = MovePruner::generate(board, 2);
+            search::idastar_with_pruner(&start, h, Limits::default(), &back_only)
         } else {
             search::run_with(Algorithm::IdaStar, h, &start, Limits::default())
         };

@@ -25,7 +25,10 @@
 //!   top-left corner walls cell 0 in), the database may count moves that only serve to bring
 //!   the blank to `b`'s side, so only the Manhattan distances of `P`'s labels count.
 //!
-//! With `β` in `P`, the Manhattan distances of `P`'s other labels count. These rules are
+//! With `β` in `P`, the Manhattan distances of `P`'s other labels count. Labels in no pattern
+//! (the real blank's among them, on the dual side) are not counted, so the sum may have the
+//! other parity than the distance (which every move flips, so it is known: that of the
+//! Manhattan distances of all tiles); callers then add one. These rules are
 //! checked against exact tables on every state of 3x3 and 3x4 (tests/pattern_dual.rs).
 
 use std::sync::Arc;

@@ -404,9 +404,16 @@ impl PatternHeuristic {
         // The dual position: label `l` lies where the state's cell `l` holds the tile whose
         // goal cell that is, so its cell is the goal cell of the tile in the state's cell `l`.
         let mut pos = [0u8; 32];
+        // The parity of the distance: that of the tiles' Manhattan distances, as every move
+        // changes it by one.
+        let mut parity = 0u32;
         for (l, &tile) in cells.iter().enumerate() {
             pos[l & 31] = self.bounds.home[tile as usize & 31];
+            if tile != 0 {
+                parity ^= self.manhattan[tile as usize & 31][l & 31] as u32;
+            }
         }
+        let parity = parity & 1;
         let mut h = 0;
         if self.used.dual {
             h = self.bound(&pos, blank);
@@ -423,7 +430,8 @@ impl PatternHeuristic {
             }
             h = h.max(self.bound(&reflected, sigma[blank & 31] as usize));
         }
-        h
+        // A bound below the distance with the other parity is at least one more.
+        h + ((h ^ parity) & 1)
     }
 
     /// The largest of the incrementally carried sums that are used.

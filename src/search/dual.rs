@@ -61,6 +61,8 @@ struct Engine<'h> {
     expanded: u64,
     generated: u64,
     jumps: u64,
+    /// The parity of the start's distance.
+    root_parity: u32,
     budget: Budget,
     stopped: Option<Limit>,
 }
@@ -142,10 +144,25 @@ pub fn dual_idastar(start: &State, h: &PatternHeuristic, limits: Limits) -> Dual
         expanded: 0,
         generated: 0,
         jumps: 0,
+        root_parity: 0,
         budget,
         stopped: None,
     };
-    let (here, there) = engine.estimates(u32::MAX);
+    // The distance's parity at the root: that of the tiles' Manhattan distances (every move
+    // flips both); a node at depth g has the root's parity flipped g times.
+    let root_parity = start
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| t != 0)
+        .map(|(cell, &t)| {
+            let (home, w) = (home[t as usize] as usize, board.width());
+            ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u32
+        })
+        .sum::<u32>()
+        & 1;
+    engine.root_parity = root_parity;
+    let (here, there) = engine.estimates(u32::MAX, root_parity);
     let root_h = here.max(there);
     let mut bound = root_h;
     let outcome = loop {
@@ -195,18 +212,20 @@ impl Engine<'_> {
         h
     }
 
-    /// The estimates of the side searched and of its dual; the dual's is left at 0 when the
+    /// The estimates of the side searched and of its dual, each raised by one where it has
+    /// the other parity than the distance (`parity`); the dual's is left at 0 when the
     /// side's alone exceeds `limit`.
     #[inline]
-    fn estimates(&self, limit: u32) -> (u32, u32) {
+    fn estimates(&self, limit: u32, parity: u32) -> (u32, u32) {
         let used = self.h.lookups();
         let here = self.side(&self.pos, self.blank, used.regular, used.reflected, limit);
+        let here = here + ((here ^ parity) & 1);
         if here > limit || !used.any_dual() {
             return (here, 0);
         }
         let dual_blank = self.pos[self.blank as usize & 31];
         let there = self.side(&self.x, dual_blank, used.dual, used.dual_reflected, limit);
-        (here, there)
+        (here, there + ((there ^ parity) & 1))
     }
 
     /// Continues from the dual of the position searched.
@@ -256,7 +275,7 @@ impl Engine<'_> {
             }
             self.swap(a, c as usize);
             self.generated += 1;
-            let (here, there) = self.estimates(limit);
+            let (here, there) = self.estimates(limit, self.root_parity ^ ((g + 1) & 1));
             let child_h = here.max(there).max(h.saturating_sub(1));
             if child_h > limit {
                 next_bound = next_bound.min(g + 1 + child_h);
