@@ -16,9 +16,9 @@
 //! falls back to 6-6-3, built on first use.
 //!
 //! `NPUZZLE_LOOKUPS=regular,reflected` (any of `regular`, `reflected`, `dual`,
-//! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, all
-//! four); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*; `NPUZZLE_PRUNE=back` refuses
-//! only the moves straight back instead of the move-pruning automaton.
+//! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, regular
+//! and reflected); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*; `NPUZZLE_PRUNE=back`
+//! refuses only the moves straight back instead of the move-pruning automaton.
 
 use std::time::Instant;
 

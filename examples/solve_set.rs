@@ -10,7 +10,8 @@
 //!
 //! Options: `--goal G` (default: the blank in the top-left corner, tiles in order, as in
 //! Korf's files), `--easiest-first` (by the file's last column: the published node counts),
-//! `--only ID,ID`, `--lookups L` (default `all`; see `heuristic::Lookups`), `--search
+//! `--only ID,ID`, `--lookups L` (default `all`; `regular,reflected` is faster per node; see
+//! `heuristic::Lookups`), `--search
 //! idastar|dual` (default `idastar`: IDA* with the move-pruning automaton). The pattern
 //! databases come from `--data-dir` (the strongest there, as the answer layer picks them;
 //! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an

@@ -171,7 +171,7 @@ fn boards_without_tables_are_searched_optimally() {
                 databases: Some(Databases {
                     partition: Partition::SixSixThree,
                     reflected: true,
-                    lookups: npuzzle::heuristic::Lookups::ALL,
+                    lookups: npuzzle::heuristic::Lookups::REFLECTED,
                 }),
             }
         );
