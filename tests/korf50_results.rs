@@ -30,19 +30,26 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
         .pattern_databases(&goal)
         .unwrap()
         .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
-    let h =
-        PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
-            .unwrap();
+    let h = PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
+        .unwrap();
     let mut compared = 0;
     for instance in set.iter().take(5) {
         let result = search::run_with(Algorithm::IdaStar, &h, &instance.start, Limits::default());
         let solution = result.solution().expect("solved");
         assert_eq!(solution.end(), goal);
-        assert_eq!(Some(solution.len() as u32), instance.published, "#{}", instance.id);
+        assert_eq!(
+            Some(solution.len() as u32),
+            instance.published,
+            "#{}",
+            instance.id
+        );
         if let Some(line) = finished.iter().find(|f| f.id == instance.id) {
             assert_eq!(result.generated, line.nodes, "#{}: nodes", instance.id);
             compared += 1;
         }
     }
-    assert!(compared >= 2, "fewer than two of the five are in the results file");
+    assert!(
+        compared >= 2,
+        "fewer than two of the five are in the results file"
+    );
 }

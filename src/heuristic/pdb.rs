@@ -74,7 +74,7 @@ struct Lookup {
 /// - *regular*: the position itself;
 /// - *reflected*: the position reflected about the diagonal through the goal's blank cell
 ///   (square boards, the blank's goal cell on a diagonal);
-/// - *dual*: the dual position, where tiles and cells swap roles (see [`super::dual`]);
+/// - *dual*: the dual position, where tiles and cells swap roles (see `heuristic/dual.rs`);
 /// - *dual-reflected*: the dual of the reflected position.
 ///
 /// Every one is a lower bound on its own, so any set of them may be maxed; the reflected ones
