@@ -17,10 +17,16 @@
 //!
 //! The instance files are in the repository and in the published package (`data/*.txt`); when
 //! one is missing (a copy of `examples/` alone) the example says where to get it and exits 2.
+//! `NPUZZLE_LOOKUPS=regular,reflected` (any of `regular`, `reflected`, `dual`,
+//! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, regular
+//! and reflected); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*; `NPUZZLE_PRUNE=back`
+//! refuses only the moves straight back instead of the move-pruning automaton.
 
 use std::time::Instant;
 
 use npuzzle::answer::{DataDir, Oracle};
+use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::search::prune::MovePruner;
 use npuzzle::search::{self, Algorithm, Limits};
 use npuzzle::{Board, State};
 
@@ -71,9 +77,23 @@ fn main() {
         .unwrap()
         .expect("databases for this goal");
     let (h, which) = &*found;
+    let h = match std::env::var("NPUZZLE_LOOKUPS") {
+        Ok(names) => PatternHeuristic::with_lookups(
+            &goal,
+            h.databases().to_vec(),
+            names.parse::<Lookups>().unwrap(),
+        )
+        .unwrap(),
+        Err(_) => {
+            PatternHeuristic::with_lookups(&goal, h.databases().to_vec(), h.lookups()).unwrap()
+        }
+    };
+    let h = &h;
     let opened = began.elapsed();
     println!(
-        "databases: {which}, opened in {:.3} s",
+        "databases: {} {}, opened in {:.3} s",
+        which.partition,
+        h.describe(),
         opened.as_secs_f64()
     );
     println!("id\tlength\toptimal\texpanded\tgenerated\tpublished_nodes\ttime_s\tMnodes_per_s");
@@ -81,7 +101,14 @@ fn main() {
     for r in &rows {
         let tiles: Vec<u8> = r[1..=n].iter().map(|&t| t as u8).collect();
         let start = State::from_tiles(board, &tiles).unwrap();
-        let result = search::run_with(Algorithm::IdaStar, h, &start, Limits::default());
+        let result = if std::env::var("NPUZZLE_SEARCH").as_deref() == Ok("dual") {
+            search::dual_idastar(&start, h, Limits::default()).result
+        } else if std::env::var("NPUZZLE_PRUNE").as_deref() == Ok("back") {
+            let back_only = MovePruner::generate(board, 2);
+            search::idastar_with_pruner(&start, h, Limits::default(), &back_only)
+        } else {
+            search::run_with(Algorithm::IdaStar, h, &start, Limits::default())
+        };
         let length = result.solution().expect("solved").len() as u64;
         assert_eq!(length, r[n + 1], "instance {}", r[0]);
         let t = result.elapsed.as_secs_f64();

@@ -88,6 +88,7 @@ mod consistency;
 mod error;
 pub mod generate;
 pub mod heuristic;
+pub mod instance_set;
 pub mod pattern;
 pub mod rank;
 pub mod rng;

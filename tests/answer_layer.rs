@@ -170,7 +170,8 @@ fn boards_without_tables_are_searched_optimally() {
                 heuristic: Some(HeuristicKind::PatternDatabase),
                 databases: Some(Databases {
                     partition: Partition::SixSixThree,
-                    reflected: true
+                    reflected: true,
+                    lookups: npuzzle::heuristic::Lookups::REFLECTED,
                 }),
             }
         );

@@ -11,6 +11,7 @@
 //! the tiles' cells and each pattern's value for pattern databases, so that a move costs one
 //! or two database reads instead of re-ranking every pattern.
 
+pub(crate) mod dual;
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
@@ -22,7 +23,7 @@ use std::str::FromStr;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
-pub use pdb::{PatternHeuristic, PatternHeuristicError, PatternNode};
+pub use pdb::{Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, UnknownLookups};
 
 use crate::board::MAX_CELLS;
 use crate::state::State;

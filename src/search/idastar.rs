@@ -6,6 +6,7 @@
 //! The state is changed in place and the heuristic updated per move (see
 //! [`Heuristic::update`]); no node allocates.
 
+use super::prune::MovePruner;
 use super::{in_place, Limits, SearchResult};
 use crate::heuristic::Heuristic;
 use crate::state::State;
@@ -16,4 +17,17 @@ use crate::state::State;
 /// cannot be solved, and [`Outcome::GaveUp`](super::Outcome::GaveUp) when `limits` are reached.
 pub fn idastar<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult {
     in_place::search(start, h, limits)
+}
+
+/// [`idastar`] with another move-pruning automaton than the board's (built by
+/// [`MovePruner::generate`]; with strings of at most 2 moves it refuses only the moves straight
+/// back, as IDA* did before the automaton), to measure what the automaton saves. Any board's
+/// automaton is sound on any board: a refused string's replacement stays inside its box.
+pub fn idastar_with_pruner<H: Heuristic>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    prune: &MovePruner,
+) -> SearchResult {
+    in_place::search_pruned(start, h, limits, prune)
 }

@@ -4,8 +4,11 @@
 //!
 //! Each iteration explores every path whose `g + h` stays within a bound; the next bound is the
 //! smallest `g + h` that exceeded it. With a zero heuristic this is exactly iterative deepening
-//! (the bound grows by one each time). The move straight back to the parent is never tried.
+//! (the bound grows by one each time). Moves are pruned by the board's automaton
+//! ([`MovePruner`]): never the move straight back, nor one that completes a string with a
+//! shorter or earlier equivalent.
 
+use super::prune::{MovePruner, DEAD};
 use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult};
 use crate::board::{Move, MAX_CELLS};
 use crate::heuristic::{Bounded, Heuristic};
@@ -16,9 +19,6 @@ use crate::state::{State, BLANK};
 const FOUND: u32 = u32::MAX;
 /// Returned up the recursion when a limit was reached.
 const STOPPED: u32 = u32::MAX - 1;
-/// No move index: the root has no parent move to avoid.
-const NO_MOVE: u8 = 4;
-
 /// The moves of the blank from each cell: (move index in [`Move::ALL`], target cell).
 struct Neighbours {
     steps: [[(u8, u8); 4]; MAX_CELLS],
@@ -27,6 +27,7 @@ struct Neighbours {
 
 struct Engine<'h, H> {
     h: &'h H,
+    prune: &'h MovePruner,
     goal: [u8; MAX_CELLS],
     cells: [u8; MAX_CELLS],
     n: usize,
@@ -39,9 +40,6 @@ struct Engine<'h, H> {
     stopped: Option<Limit>,
 }
 
-/// Index in [`Move::ALL`] of the move that undoes move index `i` (U D L R -> D U R L).
-const INVERSE: [u8; 4] = [1, 0, 3, 2];
-
 /// Where one bounded pass below a node ended ([`pass`]).
 pub(crate) enum PassEnd {
     /// The goal, by these moves from the node.
@@ -52,9 +50,9 @@ pub(crate) enum PassEnd {
     Stopped(Limit),
 }
 
-/// One depth-first pass, within `bound`, below `root` (reached in `g` moves by a last move
-/// `last`, with the heuristic's `node` and estimate `root_h`): the subtree search of parallel
-/// IDA* ([`super::split`]). Returns the end, the nodes expanded and generated, and the
+/// One depth-first pass, within `bound`, below `root` (reached in `g` moves that leave
+/// `prune`'s automaton in state `moves`, with the heuristic's `node` and estimate `root_h`):
+/// the subtree search of parallel IDA* ([`super::split`]). Returns the end, the nodes expanded and generated, and the
 /// expansions not yet told to the budget's watch.
 #[allow(clippy::too_many_arguments)] // One node of the search, given whole.
 pub(crate) fn pass<H: Heuristic>(
@@ -63,15 +61,13 @@ pub(crate) fn pass<H: Heuristic>(
     node: &H::Node,
     root_h: u32,
     g: u32,
-    last: Option<Move>,
+    prune: &MovePruner,
+    moves: u32,
     bound: u32,
     budget: Budget,
 ) -> (PassEnd, u64, u64, u64) {
-    let mut engine = Engine::new(root, h, budget);
-    let back = last.map_or(NO_MOVE, |mv| {
-        INVERSE[Move::ALL.iter().position(|&m| m == mv).expect("one of ALL")]
-    });
-    let end = match engine.dfs(g, node, root_h, bound, back) {
+    let mut engine = Engine::new(root, h, prune, budget);
+    let end = match engine.dfs(g, node, root_h, bound, moves) {
         FOUND => PassEnd::Found(engine.path.clone()),
         STOPPED => PassEnd::Stopped(engine.stopped.expect("set when stopping")),
         next => PassEnd::Next((next < NOTHING_CUT).then_some(next)),
@@ -83,19 +79,31 @@ pub(crate) fn pass<H: Heuristic>(
 /// What [`Engine::dfs`] returns when nothing beyond the bound was seen.
 const NOTHING_CUT: u32 = u32::MAX - 2;
 
-/// Runs iterative deepening on `g + h` from `start` to `h`'s goal.
+/// Runs iterative deepening on `g + h` from `start` to `h`'s goal, pruning moves with the
+/// board's automaton.
 pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> SearchResult {
+    let prune = MovePruner::for_board(start.board());
+    search_pruned(start, h, limits, &prune)
+}
+
+/// [`search`] with the automaton `prune` (of `start`'s board).
+pub(crate) fn search_pruned<H: Heuristic>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    prune: &MovePruner,
+) -> SearchResult {
     let goal_state = *h.goal();
     let budget = Budget::new(limits);
     if !start.can_reach(&goal_state) {
         return unsolvable(std::time::Instant::now());
     }
-    let mut engine = Engine::new(start, h, budget);
+    let mut engine = Engine::new(start, h, prune, budget);
     let (root, root_h) = h.start(start.cells());
     let mut bound = root_h;
     loop {
         engine.budget.note_bound(bound);
-        match engine.dfs(0, &root, root_h, bound, NO_MOVE) {
+        match engine.dfs(0, &root, root_h, bound, 0) {
             FOUND => {
                 let solution = Solution::from_moves(*start, engine.path.clone())
                     .expect("moves found in place are legal");
@@ -112,7 +120,7 @@ pub(crate) fn search<H: Heuristic>(start: &State, h: &H, limits: Limits) -> Sear
 
 impl<'h, H: Heuristic> Engine<'h, H> {
     /// An engine at `start`, with an empty path and no nodes counted.
-    fn new(start: &State, h: &'h H, budget: Budget) -> Engine<'h, H> {
+    fn new(start: &State, h: &'h H, prune: &'h MovePruner, budget: Budget) -> Engine<'h, H> {
         let goal_state = *h.goal();
         let board = start.board();
         let mut neighbours = Neighbours {
@@ -134,6 +142,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         cells[..board.cells()].copy_from_slice(start.cells());
         Engine {
             h,
+            prune,
             goal,
             cells,
             n: board.cells(),
@@ -153,9 +162,10 @@ impl<'h, H: Heuristic> Engine<'h, H> {
     }
 
     /// Explores below the current state (reached in `g` moves, heuristic node `node`, estimate
-    /// `h`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h` beyond `bound` seen. The
-    /// nodes of the path live in the recursion's frames, one per depth: no allocation.
-    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, back: u8) -> u32 {
+    /// `h`, automaton state `moves`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h`
+    /// beyond `bound` seen. The nodes of the path live in the recursion's frames, one per
+    /// depth: no allocation.
+    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, moves: u32) -> u32 {
         let f = g + h;
         if f > bound {
             return f;
@@ -184,7 +194,8 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
-            if mv == back {
+            let after = self.prune.step(moves, mv);
+            if after == DEAD {
                 continue;
             }
             let target = target as usize;
@@ -203,7 +214,14 @@ impl<'h, H: Heuristic> Engine<'h, H> {
                 // heuristics; pattern databases (minimum over the blank's positions) are only
                 // admissible.
                 Bounded::Known(child, child_h) if g + 1 + child_h <= bound => {
-                    *slot = Some((mv, target, tile, child, child_h.max(h.saturating_sub(1))));
+                    *slot = Some((
+                        mv,
+                        target,
+                        tile,
+                        child,
+                        child_h.max(h.saturating_sub(1)),
+                        after,
+                    ));
                 }
                 Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
                     next_bound = next_bound.min(g + 1 + child_h);
@@ -211,12 +229,12 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             }
         }
         // By reference: moving the array out would copy every child's node again.
-        for &(mv, target, tile, ref child, child_h) in children.iter().flatten() {
+        for &(mv, target, tile, ref child, child_h, after) in children.iter().flatten() {
             self.cells[blank] = tile;
             self.cells[target] = BLANK;
             self.blank = target;
             self.path.push(Move::ALL[mv as usize]);
-            let result = self.dfs(g + 1, child, child_h, bound, INVERSE[mv as usize]);
+            let result = self.dfs(g + 1, child, child_h, bound, after);
             if result == FOUND || result == STOPPED {
                 return result;
             }

@@ -14,6 +14,7 @@
 // `search::idastar` (the function), never `search::idastar::idastar`.
 mod astar;
 mod bfs;
+mod dual;
 mod greedy;
 mod idastar;
 mod iddfs;
@@ -23,11 +24,13 @@ mod in_place;
 pub mod checkpoint;
 mod parallel;
 pub mod split;
+pub mod prune;
 
 pub use astar::astar;
 pub use bfs::bfs;
+pub use dual::{dual_idastar, DualResult};
 pub use greedy::greedy;
-pub use idastar::idastar;
+pub use idastar::{idastar, idastar_with_pruner};
 pub use iddfs::iddfs;
 pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
 

@@ -4,7 +4,7 @@
 //!
 //! An iteration at bound `b` explores every path whose `g + h` stays within `b`. [`split`]
 //! expands that tree level by level, exactly as the sequential search would (the same moves in
-//! the same order, the move back to the parent never tried, the same pathmax), until a level
+//! the same order, pruned by the same move automaton ([`MovePruner`]), the same pathmax), until a level
 //! holds enough subtrees for balance. The subtrees come out in the order the sequential search
 //! visits them, so the first solution in that order is the one the sequential search finds,
 //! whatever the number of threads. [`search_below`] searches one subtree, given by the moves
@@ -34,6 +34,7 @@
 //! ```
 
 use super::in_place::{self, PassEnd};
+use super::prune::{MovePruner, DEAD};
 use super::{Budget, Limit, Limits};
 use crate::board::Move;
 use crate::heuristic::{Bounded, Heuristic};
@@ -51,6 +52,8 @@ pub struct Subtree<N> {
     pub node: N,
     /// The root's estimate, with pathmax along the moves (as the sequential search has it).
     pub h: u32,
+    /// The state of the board's move-pruning automaton after the moves.
+    pub automaton: u32,
 }
 
 /// An iteration's tree, cut at a frontier by [`split`].
@@ -89,11 +92,13 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
     if !start.can_reach(h.goal()) {
         return frontier;
     }
+    let prune = MovePruner::for_board(start.board());
     let mut level = vec![Subtree {
         moves: Vec::new(),
         state: *start,
         node,
         h: root_h,
+        automaton: 0,
     }];
     // A tree within the bound is no deeper than the bound; the cap only guards against a
     // level made of goals alone (they are kept, never expanded).
@@ -111,7 +116,7 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
             }
             grew = true;
             frontier.expanded += 1;
-            expand(&parent, h, bound, &mut frontier, &mut next);
+            expand(&parent, h, &prune, bound, &mut frontier, &mut next);
         }
         level = next;
         if !grew || level.is_empty() {
@@ -127,16 +132,18 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
 fn expand<H: Heuristic>(
     parent: &Subtree<H::Node>,
     h: &H,
+    prune: &MovePruner,
     bound: u32,
     frontier: &mut Frontier<H::Node>,
     next: &mut Vec<Subtree<H::Node>>,
 ) {
     let g = parent.moves.len() as u32;
-    let back = parent.moves.last().map(|mv| mv.inverse());
     let limit = bound.saturating_sub(g + 1);
     let blank = parent.state.blank();
     for mv in Move::ALL {
-        if Some(mv) == back {
+        // `Move::ALL`'s order is the declaration order, the automaton's move index.
+        let automaton = prune.step(parent.automaton, mv as u8);
+        if automaton == DEAD {
             continue;
         }
         let Some(child) = parent.state.apply(mv) else {
@@ -156,6 +163,7 @@ fn expand<H: Heuristic>(
                     node,
                     // Pathmax, as the sequential search (see `in_place`).
                     h: child_h.max(parent.h.saturating_sub(1)),
+                    automaton,
                 });
             }
             Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
@@ -177,7 +185,7 @@ pub enum Below {
     /// (`None` if nothing was cut: the subtree is exhausted for every bound).
     Beyond(Option<u32>),
     /// The prefix is not a path from the start (an illegal move), or not one the split gives
-    /// (it goes back on itself), or the goal is on another board.
+    /// (the move-pruning automaton refuses it), or the goal is on another board.
     NotASubtree,
     /// A limit was reached.
     GaveUp(Limit),
@@ -231,12 +239,16 @@ pub fn search_below<H: Heuristic>(
 }
 
 /// The subtree root that `prefix` leads to, with the estimates as the split computes them;
-/// `None` for an illegal prefix or one that goes straight back on a move.
+/// `None` for an illegal prefix or one the board's move-pruning automaton refuses (a move
+/// straight back, or a string with a shorter or earlier equivalent).
 pub fn replay<H: Heuristic>(start: &State, h: &H, prefix: &[Move]) -> Option<Subtree<H::Node>> {
     let (mut node, mut estimate) = h.start(start.cells());
     let mut state = *start;
-    for (i, &mv) in prefix.iter().enumerate() {
-        if i > 0 && prefix[i - 1].inverse() == mv {
+    let prune = MovePruner::for_board(start.board());
+    let mut automaton = 0;
+    for &mv in prefix {
+        automaton = prune.step(automaton, mv as u8);
+        if automaton == DEAD {
             return None;
         }
         let child = state.apply(mv)?;
@@ -252,6 +264,7 @@ pub fn replay<H: Heuristic>(start: &State, h: &H, prefix: &[Move]) -> Option<Sub
         state,
         node,
         h: estimate,
+        automaton,
     })
 }
 
@@ -265,13 +278,15 @@ pub(crate) fn search_subtree<H: Heuristic>(
     bound: u32,
     budget: Budget,
 ) -> (Below, u64, u64, u64) {
+    let prune = MovePruner::for_board(start.board());
     let (end, expanded, generated, untold) = in_place::pass(
         &root.state,
         h,
         &root.node,
         root.h,
         root.moves.len() as u32,
-        root.moves.last().copied(),
+        &prune,
+        root.automaton,
         bound,
         budget,
     );

@@ -1,0 +1,140 @@
+//! Solves a file of instances into a results file that survives restarts
+//! ([`npuzzle::instance_set`]): one line per finished instance (id, length, nodes generated,
+//! seconds, moves), appended as soon as it is solved and checked by replay against the
+//! published length; a restart skips the finished lines.
+//!
+//! ```text
+//! cargo run --release --example solve_set -- --board 5x5 --data-dir DIR \
+//!     --instances data/korf50_24.txt --results data/korf50_24-results.txt --easiest-first
+//! ```
+//!
+//! Options: `--goal G` (default: the blank in the top-left corner, tiles in order, as in
+//! Korf's files), `--easiest-first` (by the file's last column: the published node counts),
+//! `--only ID,ID`, `--lookups L` (default `all`; `regular,reflected` is faster per node; see
+//! `heuristic::Lookups`), `--search
+//! idastar|dual` (default `idastar`: IDA* with the move-pruning automaton). The pattern
+//! databases come from `--data-dir` (the strongest there, as the answer layer picks them;
+//! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an
+//! instance failed (a length other than the published one), 2 for bad arguments or files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use npuzzle::answer::{DataDir, Oracle};
+use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::instance_set;
+use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::{Board, State};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<ExitCode, String> {
+    let mut args = std::env::args().skip(1);
+    let (mut board, mut dir, mut instances, mut results) = (None, None, None, None);
+    let (mut goal, mut easiest_first, mut only) = (None, false, None::<Vec<String>>);
+    let (mut lookups, mut dual) = (Lookups::ALL, false);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--board" => board = Some(value()?.parse::<Board>().map_err(|e| e.to_string())?),
+            "--data-dir" => dir = Some(PathBuf::from(value()?)),
+            "--instances" => instances = Some(PathBuf::from(value()?)),
+            "--results" => results = Some(PathBuf::from(value()?)),
+            "--goal" => goal = Some(value()?),
+            "--easiest-first" => easiest_first = true,
+            "--only" => only = Some(value()?.split(',').map(str::to_string).collect()),
+            "--lookups" => {
+                lookups = value()?
+                    .parse()
+                    .map_err(|e: npuzzle::heuristic::UnknownLookups| e.to_string())?
+            }
+            "--search" => {
+                dual = match value()?.as_str() {
+                    "idastar" => false,
+                    "dual" => true,
+                    other => return Err(format!("--search {other}: expected idastar or dual")),
+                }
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    let board = board.ok_or("--board is needed")?;
+    let dir = dir.ok_or("--data-dir is needed")?;
+    let instances = instances.ok_or("--instances is needed")?;
+    let results = results.ok_or("--results is needed")?;
+    let goal = match goal {
+        Some(text) => State::parse(&text, Some(board)).map_err(|e| e.to_string())?,
+        None => State::canonical_goal(board, 0),
+    };
+    let text =
+        std::fs::read_to_string(&instances).map_err(|e| format!("{}: {e}", instances.display()))?;
+    let mut set = instance_set::parse_instances(&text, board).map_err(|e| e.to_string())?;
+    if easiest_first {
+        set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
+    }
+    if let Some(ids) = &only {
+        set.retain(|i| ids.contains(&i.id));
+    }
+    let oracle = Oracle::new(DataDir::new(&dir));
+    let canonical = State::canonical_goal(board, goal.blank());
+    let found = oracle
+        .pattern_databases(&canonical)
+        .map_err(|e| e.to_string())?
+        .ok_or(format!(
+            "no pattern databases for {canonical} in {}",
+            dir.display()
+        ))?;
+    let (built, which) = &*found;
+    let h = PatternHeuristic::with_lookups(&canonical, built.databases().to_vec(), lookups)
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} instances, databases {} {}, {}",
+        set.len(),
+        which.partition,
+        h.describe(),
+        if dual {
+            "dual IDA*"
+        } else {
+            "IDA* with move pruning"
+        }
+    );
+    let solve = |instance: &instance_set::Instance| {
+        // The databases are for the canonical goal: relabel, search, replay in own labels.
+        let relabelled = instance.start.relabel_for(&goal);
+        let mut result = if dual {
+            search::dual_idastar(&relabelled, &h, Limits::default()).result
+        } else {
+            search::run_with(Algorithm::IdaStar, &h, &relabelled, Limits::default())
+        };
+        if let npuzzle::Outcome::Solved(solution) = &result.outcome {
+            let moves = solution.moves().to_vec();
+            result.outcome = npuzzle::Outcome::Solved(
+                npuzzle::Solution::from_moves(instance.start, moves).expect("the same moves"),
+            );
+        }
+        result
+    };
+    let summary = instance_set::run(&set, &goal, &results, solve, &mut std::io::stdout())
+        .map_err(|e| e.to_string())?;
+    let nodes: u64 = summary.solved.iter().map(|f| f.nodes).sum();
+    let seconds: f64 = summary.solved.iter().map(|f| f.seconds).sum();
+    eprintln!(
+        "{} skipped (finished before), {} solved now ({nodes} nodes, {seconds:.1} s), {} failed",
+        summary.skipped,
+        summary.solved.len(),
+        summary.failed.len()
+    );
+    Ok(if summary.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

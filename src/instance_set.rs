@@ -1,0 +1,365 @@
+//! Long sets of instances solved one by one into a results file that survives restarts: the
+//! runner behind `examples/solve_set.rs` (Korf and Felner's fifty 24-puzzles take hours).
+//!
+//! An *instance file* has one instance a line: an id, the start's tiles row-major (`0` the
+//! blank), then optionally the published optimal length and any further columns (ignored);
+//! `#` lines are comments. That is the layout of `data/korf100.txt` and
+//! `data/korf50_24.txt`.
+//!
+//! A *results file* has one finished instance a line, tab-separated: the id, the length, the
+//! nodes generated, the seconds, and the solution as one string of `U D L R`. A line is
+//! appended (and flushed) as soon as its instance is solved and checked, so a killed run
+//! loses at most the instance in progress; a restart reads the file, replays every line's
+//! solution (a line that does not reach the goal at its length is an error, not skipped), and
+//! solves only the instances not in it.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+
+use crate::board::{Board, Move};
+use crate::search::{Outcome, SearchResult};
+use crate::solution::Solution;
+use crate::state::State;
+
+/// One instance of a set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// Its id, as written in the file.
+    pub id: String,
+    /// The start.
+    pub start: State,
+    /// The published optimal length, if the file gives one.
+    pub published: Option<u32>,
+    /// The remaining columns, as numbers where they are (for sorting, for example by published
+    /// node counts).
+    pub extra: Vec<u64>,
+}
+
+/// A finished instance: a line of a results file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The instance's id.
+    pub id: String,
+    /// The solution's length.
+    pub length: u32,
+    /// Nodes generated.
+    pub nodes: u64,
+    /// Seconds of search.
+    pub seconds: f64,
+    /// The solution, as `U D L R` letters.
+    pub moves: String,
+}
+
+impl fmt::Display for Finished {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}\t{}\t{}\t{:.3}\t{}",
+            self.id, self.length, self.nodes, self.seconds, self.moves
+        )
+    }
+}
+
+/// What went wrong with a set, naming the line or the instance.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetError {
+    /// A line of the instance file is not an instance.
+    #[error("instance file line {line}: {why}")]
+    BadInstance {
+        /// 1-based line number.
+        line: usize,
+        /// Why.
+        why: String,
+    },
+    /// The same id twice in the instance file.
+    #[error("instance file line {line}: id {id} was given before")]
+    DuplicateId {
+        /// 1-based line number.
+        line: usize,
+        /// The id.
+        id: String,
+    },
+    /// A line of the results file cannot be read, or its solution does not check.
+    #[error("results file line {line}: {why}")]
+    BadResult {
+        /// 1-based line number.
+        line: usize,
+        /// Why.
+        why: String,
+    },
+    /// A solution found is not the published length, or does not reach the goal.
+    #[error("instance {id}: {why}")]
+    Mismatch {
+        /// The instance's id.
+        id: String,
+        /// Why.
+        why: String,
+    },
+    /// The search gave up or found no path.
+    #[error("instance {id}: not solved ({why})")]
+    Unsolved {
+        /// The instance's id.
+        id: String,
+        /// Why.
+        why: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Reads an instance file for `board`.
+///
+/// ```
+/// use npuzzle::instance_set::parse_instances;
+/// use npuzzle::Board;
+/// let set = parse_instances("# comment\n7 1 2 3 4 5 6 7 8 0 0 9\n", Board::THREE_BY_THREE)?;
+/// assert_eq!(set[0].id, "7");
+/// assert_eq!(set[0].published, Some(0));
+/// assert_eq!(set[0].extra, vec![9]);
+/// # Ok::<(), npuzzle::instance_set::SetError>(())
+/// ```
+///
+/// # Errors
+/// [`SetError::BadInstance`] for a line without an id and a state's tiles, or with a state
+/// that is not one; [`SetError::DuplicateId`].
+pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetError> {
+    let n = board.cells();
+    let mut seen = HashSet::new();
+    let mut set = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let bad = |why: String| SetError::BadInstance { line: line_no, why };
+        if words.len() < n + 1 {
+            return Err(bad(format!(
+                "expected an id and {n} tiles, found {} words",
+                words.len()
+            )));
+        }
+        let tiles: Vec<u8> = words[1..=n]
+            .iter()
+            .map(|w| {
+                w.parse::<u8>()
+                    .map_err(|_| bad(format!("`{w}` is not a tile")))
+            })
+            .collect::<Result<_, _>>()?;
+        let start = State::from_tiles(board, &tiles).map_err(|e| bad(e.to_string()))?;
+        let published = match words.get(n + 1) {
+            Some(w) => Some(
+                w.parse::<u32>()
+                    .map_err(|_| bad(format!("`{w}` is not a length")))?,
+            ),
+            None => None,
+        };
+        let extra = words
+            .iter()
+            .skip(n + 2)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let id = words[0].to_string();
+        if !seen.insert(id.clone()) {
+            return Err(SetError::DuplicateId { line: line_no, id });
+        }
+        set.push(Instance {
+            id,
+            start,
+            published,
+            extra,
+        });
+    }
+    Ok(set)
+}
+
+/// Reads a results file and checks every line against `set`: a known id, the solution's
+/// letters replayed from its start reach `goal` in the line's length, and that length is the
+/// published one where there is one.
+///
+/// # Errors
+/// [`SetError::BadResult`] naming the first line that fails.
+pub fn parse_results(
+    text: &str,
+    set: &[Instance],
+    goal: &State,
+) -> Result<Vec<Finished>, SetError> {
+    let mut finished = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| SetError::BadResult { line: line_no, why };
+        let words: Vec<&str> = line.split('\t').collect();
+        if words.len() != 5 {
+            return Err(bad(format!(
+                "expected 5 tab-separated fields (id, length, nodes, seconds, moves), found {}",
+                words.len()
+            )));
+        }
+        let number = |w: &str, what: &str| {
+            w.parse::<u64>()
+                .map_err(|_| bad(format!("`{w}` is not a {what}")))
+        };
+        let entry = Finished {
+            id: words[0].to_string(),
+            length: number(words[1], "length")? as u32,
+            nodes: number(words[2], "node count")?,
+            seconds: words[3]
+                .parse()
+                .map_err(|_| bad(format!("`{}` is not a number of seconds", words[3])))?,
+            moves: words[4].to_string(),
+        };
+        let instance = set
+            .iter()
+            .find(|s| s.id == entry.id)
+            .ok_or_else(|| bad(format!("id {} is not in the instance file", entry.id)))?;
+        check_moves(instance, &entry.moves, entry.length, goal).map_err(|e| bad(e.to_string()))?;
+        finished.push(entry);
+    }
+    Ok(finished)
+}
+
+/// Replays `letters` from `instance`'s start: they must be legal, reach `goal`, number
+/// `length`, and `length` must be the published one where there is one.
+fn check_moves(
+    instance: &Instance,
+    letters: &str,
+    length: u32,
+    goal: &State,
+) -> Result<Solution, SetError> {
+    let mismatch = |why: String| SetError::Mismatch {
+        id: instance.id.clone(),
+        why,
+    };
+    let moves: Vec<Move> = letters
+        .chars()
+        .map(|c| Move::from_letter(c).ok_or_else(|| mismatch(format!("`{c}` is not a move"))))
+        .collect::<Result<_, _>>()?;
+    let solution =
+        Solution::from_moves(instance.start, moves).map_err(|e| mismatch(e.to_string()))?;
+    if solution.end() != *goal {
+        return Err(mismatch(format!(
+            "the moves end at {}, not the goal {goal}",
+            solution.end()
+        )));
+    }
+    if solution.len() as u32 != length {
+        return Err(mismatch(format!(
+            "{} moves, recorded as {length}",
+            solution.len()
+        )));
+    }
+    if let Some(published) = instance.published {
+        if length != published {
+            return Err(mismatch(format!(
+                "length {length}, but the published optimal length is {published}"
+            )));
+        }
+    }
+    Ok(solution)
+}
+
+/// What [`run`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Instances found finished in the results file (not searched again).
+    pub skipped: usize,
+    /// Instances solved, checked and appended now.
+    pub solved: Vec<Finished>,
+    /// Instances that failed (not appended), with why.
+    pub failed: Vec<SetError>,
+}
+
+/// Solves every instance of `set` not finished in the results file at `results` (created if
+/// missing), in `set`'s order, with `solve`; checks each solution by replay against the goal
+/// and the published length and appends it at once. An instance that fails (a search that
+/// gives up, a length other than the published one) is reported in the summary and on
+/// `report`, not appended, and the run goes on. `report` also gets one line per instance.
+///
+/// # Errors
+/// A results file that cannot be read, fails its check ([`parse_results`]) or cannot be
+/// appended to.
+pub fn run(
+    set: &[Instance],
+    goal: &State,
+    results: &Path,
+    mut solve: impl FnMut(&Instance) -> SearchResult,
+    report: &mut dyn Write,
+) -> Result<Summary, SetError> {
+    let io = |e: std::io::Error| SetError::Io(format!("{}: {e}", results.display()));
+    let text = match std::fs::read_to_string(results) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(e)),
+    };
+    let done: HashSet<String> = parse_results(&text, set, goal)?
+        .into_iter()
+        .map(|f| f.id)
+        .collect();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(results)
+        .map_err(io)?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        // A line cut by a kill: finish it so the next line starts clean (it is then refused
+        // on the next start, naming its line).
+        file.write_all(b"\n").map_err(io)?;
+    }
+    let mut summary = Summary::default();
+    for instance in set {
+        if done.contains(&instance.id) {
+            summary.skipped += 1;
+            continue;
+        }
+        let result = solve(instance);
+        let outcome = match &result.outcome {
+            Outcome::Solved(solution) => {
+                let letters = solution.moves_string();
+                check_moves(instance, &letters, solution.len() as u32, goal).map(|_| Finished {
+                    id: instance.id.clone(),
+                    length: solution.len() as u32,
+                    nodes: result.generated,
+                    seconds: result.elapsed.as_secs_f64(),
+                    moves: letters,
+                })
+            }
+            Outcome::Unsolvable => Err(SetError::Unsolved {
+                id: instance.id.clone(),
+                why: "unsolvable".into(),
+            }),
+            Outcome::GaveUp(limit) => Err(SetError::Unsolved {
+                id: instance.id.clone(),
+                why: format!("gave up at the {limit}"),
+            }),
+        };
+        match outcome {
+            Ok(finished) => {
+                writeln!(file, "{finished}").map_err(io)?;
+                file.flush().map_err(io)?;
+                let _ = writeln!(
+                    report,
+                    "{}\tlength {}\t{} nodes\t{:.2} s\t{:.1} M nodes/s",
+                    finished.id,
+                    finished.length,
+                    finished.nodes,
+                    finished.seconds,
+                    finished.nodes as f64 / finished.seconds.max(1e-9) / 1e6
+                );
+                summary.solved.push(finished);
+            }
+            Err(e) => {
+                let _ = writeln!(report, "error: {e}");
+                summary.failed.push(e);
+            }
+        }
+    }
+    Ok(summary)
+}

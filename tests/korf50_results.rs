@@ -1,0 +1,55 @@
+//! Long tier (`cargo test --test korf50_results -- --ignored`, with `NPUZZLE_DATA_DIR`
+//! holding the 6-6-6-6 databases of Korf's goal): the five 24-puzzles with the fewest
+//! published nodes, solved again as the runner solves them (IDA* with the move-pruning
+//! automaton, regular + reflected lookups), give the published lengths and exactly the node
+//! counts committed in `data/korf50_24-results.txt` (IDA* is deterministic), and every line
+//! of that file replays to the goal at the published length.
+
+use npuzzle::answer::{DataDir, Oracle};
+use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::instance_set;
+use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::{Board, State};
+
+#[test]
+#[ignore = "long tier: needs the 6-6-6-6 databases in NPUZZLE_DATA_DIR and minutes of search"]
+fn the_five_easiest_24_puzzles_match_the_committed_results() {
+    let board = Board::new(5, 5).unwrap();
+    let goal = State::canonical_goal(board, 0);
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/data/korf50_24.txt")).unwrap();
+    let mut set = instance_set::parse_instances(&text, board).unwrap();
+    let results = std::fs::read_to_string(format!("{root}/data/korf50_24-results.txt")).unwrap();
+    // Every committed line replays to the goal at the published length.
+    let finished = instance_set::parse_results(&results, &set, &goal).unwrap();
+    set.sort_by_key(|i| *i.extra.last().unwrap());
+    let dir = std::env::var_os("NPUZZLE_DATA_DIR")
+        .expect("NPUZZLE_DATA_DIR must name a directory with the 5x5 6-6-6-6 databases");
+    let oracle = Oracle::new(DataDir::new(dir));
+    let found = oracle
+        .pattern_databases(&goal)
+        .unwrap()
+        .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
+    let h = PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
+        .unwrap();
+    let mut compared = 0;
+    for instance in set.iter().take(5) {
+        let result = search::run_with(Algorithm::IdaStar, &h, &instance.start, Limits::default());
+        let solution = result.solution().expect("solved");
+        assert_eq!(solution.end(), goal);
+        assert_eq!(
+            Some(solution.len() as u32),
+            instance.published,
+            "#{}",
+            instance.id
+        );
+        if let Some(line) = finished.iter().find(|f| f.id == instance.id) {
+            assert_eq!(result.generated, line.nodes, "#{}: nodes", instance.id);
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 2,
+        "fewer than two of the five are in the results file"
+    );
+}

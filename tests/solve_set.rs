@@ -1,0 +1,114 @@
+//! The set runner (`npuzzle::instance_set`): on a small file of 3x3 instances whose published
+//! lengths come from the exact table, every solution is checked and appended; an instance
+//! with a wrong published length is reported and not appended; a restart skips the finished
+//! lines and searches only the rest; a tampered results line is refused, naming its line.
+
+use std::cell::Cell;
+
+use npuzzle::heuristic::LinearConflict;
+use npuzzle::instance_set::{self, SetError};
+use npuzzle::rng::SplitMix64;
+use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::{Board, How, Oracle, State};
+
+#[test]
+fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::canonical_goal(board, 0);
+    let oracle = Oracle::in_memory();
+    let mut rng = SplitMix64::new(50);
+    let mut text = String::from("# id tiles published_length\n");
+    for id in 0..6 {
+        let mut state = goal;
+        for _ in 0..40 {
+            let moves: Vec<State> = state.successors().map(|(_, s)| s).collect();
+            state = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        }
+        let exact = oracle
+            .distance(&state, &goal, How::default())
+            .unwrap()
+            .value
+            .unwrap() as u32;
+        // Instance 3's published length is wrong.
+        let published = if id == 3 { exact + 2 } else { exact };
+        let tiles: Vec<String> = state.cells().iter().map(|t| t.to_string()).collect();
+        text += &format!("i{id} {} {published} 123\n", tiles.join(" "));
+    }
+    let set = instance_set::parse_instances(&text, board).unwrap();
+    assert_eq!(set.len(), 6);
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    let h = LinearConflict::new(&goal);
+    let searched = Cell::new(0);
+    let solve = |instance: &instance_set::Instance| {
+        searched.set(searched.get() + 1);
+        search::run_with(Algorithm::IdaStar, &h, &instance.start, Limits::default())
+    };
+    let mut report = Vec::new();
+    let first = instance_set::run(&set, &goal, &results, solve, &mut report).unwrap();
+    assert_eq!((first.skipped, first.solved.len()), (0, 5));
+    assert_eq!(first.failed.len(), 1);
+    assert!(
+        matches!(&first.failed[0], SetError::Mismatch { id, why } if id == "i3" && why.contains("published")),
+        "{:?}",
+        first.failed
+    );
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("error: instance i3"), "{report}");
+    let written = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(written.lines().count(), 5);
+    assert!(!written.contains("i3\t"));
+    for line in written.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert_eq!(fields[4].len(), fields[1].parse::<usize>().unwrap());
+    }
+    assert_eq!(searched.get(), 6);
+
+    // A restart searches only the unfinished instance (which fails again).
+    let again = instance_set::run(&set, &goal, &results, solve, &mut Vec::new()).unwrap();
+    assert_eq!(
+        (again.skipped, again.solved.len(), again.failed.len()),
+        (5, 0, 1)
+    );
+    assert_eq!(searched.get(), 7);
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), written);
+
+    // A line whose moves were changed is refused, naming its line.
+    let first_line = written.lines().next().unwrap();
+    let (head, moves) = first_line.rsplit_once('\t').unwrap();
+    let flipped: String = moves
+        .chars()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            other => other,
+        })
+        .collect();
+    let tampered = written.replacen(first_line, &format!("{head}\t{flipped}"), 1);
+    std::fs::write(&results, tampered).unwrap();
+    let refused = instance_set::run(&set, &goal, &results, solve, &mut Vec::new());
+    assert!(
+        matches!(refused, Err(SetError::BadResult { line: 1, .. })),
+        "{refused:?}"
+    );
+    assert_eq!(searched.get(), 7);
+}
+
+#[test]
+fn malformed_instance_lines_are_named() {
+    let board = Board::THREE_BY_THREE;
+    for (text, line) in [
+        ("a 1 2 3\n", 1),
+        ("# c\na 1 2 3 4 5 6 7 8 9 0\n", 2),
+        ("a 1 2 3 4 5 6 7 8 0 x\n", 1),
+        ("a 1 2 3 4 5 6 7 8 0\na 1 2 3 4 5 6 7 0 8\n", 2),
+    ] {
+        let error = instance_set::parse_instances(text, board).unwrap_err();
+        let named = match error {
+            SetError::BadInstance { line, .. } | SetError::DuplicateId { line, .. } => line,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(named, line, "{text}");
+    }
+}
