@@ -339,6 +339,10 @@ pub fn run(
                 id: instance.id.clone(),
                 why: format!("gave up at the {limit}"),
             }),
+            Outcome::Refused(error) => Err(SetError::Unsolved {
+                id: instance.id.clone(),
+                why: format!("checkpoint refused: {error}"),
+            }),
         };
         match outcome {
             Ok(finished) => {

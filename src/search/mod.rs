@@ -23,8 +23,8 @@ mod in_place;
 // the driver on rayon, and the checkpoint file of a long search.
 pub mod checkpoint;
 mod parallel;
-pub mod split;
 pub mod prune;
+pub mod split;
 
 pub use astar::astar;
 pub use bfs::bfs;
