@@ -23,7 +23,18 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    cast,
+)
 
 from . import _npuzzle
 from ._npuzzle import LimitReached, Solution
@@ -98,7 +109,7 @@ def _split_task(
 
 
 def _total_threads(client: Any) -> int:
-    return max(1, sum(client.nthreads().values()))
+    return max(1, int(sum(client.nthreads().values())))
 
 
 def solve(
@@ -183,7 +194,8 @@ def solve(
         found: Dict[int, str] = {}
         next_bound = cut
         try:
-            for future in as_completed(futures, timeout=remaining()):
+            # Dask's as_completed is untyped: called through Any, as the client is.
+            for future in cast(Any, as_completed)(futures, timeout=remaining()):
                 moves, beyond, e, g, gave_up = future.result()
                 expanded += e
                 generated += g
