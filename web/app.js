@@ -262,9 +262,14 @@ function playAll() {
 }
 
 // The menu says what each board gives, as the server reports it (GET /api/boards).
-async function describeBoards() {
+// A 503 (the server builds one table at a time, and the first question may be building one)
+// is asked again a little later rather than leaving the menu undescribed.
+async function describeBoards(tries = 30) {
   const reply = await api('/api/boards');
-  if (!reply.ok) return;
+  if (!reply.ok) {
+    if (reply.status === 503 && tries > 1) setTimeout(() => describeBoards(tries - 1), 2000);
+    return;
+  }
   const select = $('board');
   const chosen = select.value;
   const offered = new Set();
