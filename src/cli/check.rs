@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::PatternDatabase;
 use npuzzle::table::file::{self, TableBytes, TableFileError};
-use npuzzle::table::format::FORMAT_VERSION;
+use npuzzle::table::format::{Header, FORMAT_VERSION};
 use npuzzle::{State, Table};
 
 use super::args::{CheckArgs, CheckFormat};
@@ -147,21 +147,32 @@ struct CheckJson {
 }
 
 /// Prints what the table holds.
+/// The first lines of a file's description, the same for tables and pattern databases: the
+/// path, the format (`kind` names a database), the board and the goal.
+fn opening(
+    out: &mut impl Write,
+    path: &std::path::Path,
+    kind: &str,
+    header: &Header,
+    bytes: usize,
+) -> std::io::Result<()> {
+    writeln!(out, "file:          {}", path.display())?;
+    writeln!(
+        out,
+        "format:        version {FORMAT_VERSION}, {kind}header {} bytes, {bytes} bytes in all",
+        header.len
+    )?;
+    writeln!(out, "board:         {}", header.board())?;
+    writeln!(out, "goal:          {}", header.goal)
+}
+
 fn describe(
     path: &std::path::Path,
     table: &Table<TableBytes>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let header = table.header();
-    writeln!(out, "file:          {}", path.display())?;
-    writeln!(
-        out,
-        "format:        version {FORMAT_VERSION}, header {} bytes, {} bytes in all",
-        header.len,
-        table.as_bytes().len()
-    )?;
-    writeln!(out, "board:         {}", header.board())?;
-    writeln!(out, "goal:          {}", header.goal)?;
+    opening(out, path, "", header, table.as_bytes().len())?;
     writeln!(out, "entries:       {}", header.entries)?;
     writeln!(out, "max depth:     {}", header.max_depth)?;
     let counts: Vec<String> = header.counts.iter().map(|c| c.to_string()).collect();
@@ -205,15 +216,13 @@ fn check_pattern(
 ) -> CommandResult {
     let header = db.header();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "file:          {}", path.display())?;
-    writeln!(
-        out,
-        "format:        version {FORMAT_VERSION}, pattern database, header {} bytes, {} bytes in all",
-        header.len,
-        db.as_bytes().len()
+    opening(
+        &mut out,
+        path,
+        "pattern database, ",
+        header,
+        db.as_bytes().len(),
     )?;
-    writeln!(out, "board:         {}", header.board())?;
-    writeln!(out, "goal:          {}", header.goal)?;
     let tiles: Vec<String> = db.space().tiles().iter().map(u8::to_string).collect();
     writeln!(out, "pattern:       {}", tiles.join(" "))?;
     writeln!(out, "entries:       {}", header.entries)?;
