@@ -97,6 +97,7 @@ pub mod sample;
 pub mod search;
 mod solution;
 mod state;
+pub mod store;
 pub mod table;
 pub mod verify;
 

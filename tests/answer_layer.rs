@@ -19,7 +19,7 @@ use npuzzle::pattern::Partition;
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{sample_uniform, SampleOptions};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::verify::{parse_moves, Claim, Verdict};
 use npuzzle::{Board, HeuristicKind, How, Method, NoAnswer, Oracle, State, Table};
 

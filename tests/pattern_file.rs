@@ -6,9 +6,10 @@
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use npuzzle::answer::store::Notice;
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::{self, Notice, TableFileError};
-use npuzzle::table::format::{FormatError, FIXED_HEADER_LEN};
+use npuzzle::store::format::{FormatError, FIXED_HEADER_LEN};
+use npuzzle::store::TableFileError;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, State, Table};
 
@@ -39,9 +40,11 @@ fn header_len() -> usize {
 #[test]
 fn a_database_round_trips_through_a_file_and_answers_the_same() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file::pattern_file_name(&goal(), &TILES));
-    file::write_atomic(&path, bytes()).unwrap();
-    let opened = file::open_pattern_database(&path).unwrap();
+    let path = dir
+        .path()
+        .join(npuzzle::store::file::pattern_file_name(&goal(), &TILES));
+    npuzzle::store::file::write_atomic(&path, bytes()).unwrap();
+    let opened = npuzzle::pattern::file::open_pattern_database(&path).unwrap();
     let built = PatternDatabase::from_bytes(bytes()).unwrap();
     opened.expect(&goal(), &[4, 3, 2, 1]).unwrap();
     assert_eq!(opened.header().kind, 2);
@@ -173,14 +176,19 @@ fn exact_tables_and_pattern_databases_refuse_each_other() {
 #[test]
 fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file::pattern_file_name(&goal(), &TILES));
+    let path = dir
+        .path()
+        .join(npuzzle::store::file::pattern_file_name(&goal(), &TILES));
     let build = || PatternDatabase::build(&goal(), &TILES, &|_| ControlFlow::Continue(()));
     // Missing, may not build: none, no note.
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none() && notes.is_empty());
     // Missing, may build: built and saved.
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some() && matches!(notes[..], [Notice::Built { .. }]));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // Damaged body, may not build: reported, not used.
@@ -188,12 +196,15 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     let last = damaged.len() - 1;
     damaged[last] ^= 0x11;
     std::fs::write(&path, &damaged).unwrap();
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none());
     assert!(matches!(&notes[..], [Notice::Damaged { reason }] if reason.is_invalid()));
     // Damaged, may build: rebuilt, with a note naming the damage.
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some());
     assert!(matches!(&notes[..], [Notice::Rebuilt { .. }]), "{notes:?}");
     assert!(
@@ -207,7 +218,9 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     let other =
         PatternDatabase::build(&goal(), &other_tiles, &|_| ControlFlow::Continue(())).unwrap();
     std::fs::write(&path, other.as_bytes()).unwrap();
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none());
     assert!(
         matches!(
@@ -222,11 +235,12 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
         "{notes:?}"
     );
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some() && matches!(&notes[..], [Notice::Rebuilt { .. }]));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // A directory in the file's place is not a database (regular files only).
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
-    assert!(file::open_pattern_database(&path).is_err());
+    assert!(npuzzle::pattern::file::open_pattern_database(&path).is_err());
 }

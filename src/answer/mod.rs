@@ -39,6 +39,7 @@ mod bound;
 mod data_dir;
 mod slots;
 mod source;
+pub mod store;
 
 use std::fmt;
 use std::sync::Mutex;
@@ -58,7 +59,7 @@ use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
 use crate::search::{self, Algorithm, Limit, Limits, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::table::file::TableBytes;
+use crate::store::TableBytes;
 use crate::table::rows::RowsError;
 use crate::table::{Table, TableError};
 use crate::verify::{self, Claim, Verdict};

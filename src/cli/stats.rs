@@ -4,7 +4,6 @@
 use std::io::Write;
 
 use npuzzle::answer::AnswerError;
-use npuzzle::table::file;
 use npuzzle::State;
 
 use super::args::{StatsArgs, StatsFormat};
@@ -142,7 +141,7 @@ fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
         write!(
             out,
             ", counted on table {} (the same distribution, relabelled)",
-            file::file_name(&stats.table_goal)
+            npuzzle::store::file::file_name(&stats.table_goal)
         )?;
     }
     writeln!(out)?;

@@ -7,8 +7,8 @@ use super::consistency::PatternDamage;
 use super::generate::{self, Cancelled, Progress};
 use super::space::PatternSpace;
 use crate::state::State;
-use crate::table::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
-use crate::table::Mismatch;
+use crate::store::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
+use crate::store::Mismatch;
 
 /// One pattern's database over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
 ///
@@ -256,7 +256,7 @@ impl<D> PatternDatabase<D> {
     }
 
     /// The same database over other bytes holding the same content (a `Vec` into the
-    /// [`TableBytes`](crate::table::file::TableBytes) that files are opened as).
+    /// [`TableBytes`](crate::store::TableBytes) that files are opened as).
     pub fn map_into<E: From<D>>(self) -> PatternDatabase<E> {
         self.map_bytes(E::from)
     }

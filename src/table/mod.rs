@@ -1,10 +1,7 @@
 //! The exact distance table: a validated view over bytes, answering `distance` and `solve`.
 
-mod checks;
 mod descent;
 pub mod file;
-pub mod format;
-mod mismatch;
 pub mod rows;
 
 use crate::board::Move;
@@ -12,11 +9,11 @@ use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
+use crate::store::checks::BlockChecks;
+use crate::store::format;
 
-pub use format::{FormatError, Header};
-pub use mismatch::Mismatch;
+pub use crate::store::{FormatError, Header, Mismatch};
 
-use checks::BlockChecks;
 use std::sync::atomic::Ordering;
 
 /// Why a table could not answer a question.
