@@ -84,7 +84,6 @@
 
 pub mod answer;
 mod board;
-mod consistency;
 mod error;
 pub mod generate;
 pub mod heuristic;

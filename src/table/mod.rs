@@ -1,5 +1,6 @@
 //! The exact distance table: a validated view over bytes, answering `distance` and `solve`.
 
+mod consistency;
 mod descent;
 pub mod file;
 pub mod rows;
@@ -503,11 +504,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Runs on rayon's current pool and never unranks a state: neighbours come from the same
     /// index arithmetic as the generator's (seconds for a 12-cell table).
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        crate::consistency::first_inconsistent_entry(
-            &self.space,
-            &self.header.goal,
-            self.raw_body(),
-        )
+        consistency::first_inconsistent_entry(&self.space, &self.header.goal, self.raw_body())
     }
 
     /// Recounts the states at each depth from the body.
