@@ -244,3 +244,77 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     std::fs::create_dir(&path).unwrap();
     assert!(npuzzle::pattern::file::open_pattern_database(&path).is_err());
 }
+
+/// The trust model of issue 26: a data directory's database is checked whole once per version
+/// of the file, and opened by its header alone while its version is the one recorded. A byte
+/// flipped in place after that (checksums left alone) changes the version, so the next open
+/// checks the file whole again and refuses it; only a record that names the damaged version
+/// (which only the directory's owner can write) would let it through, which shows that the
+/// recorded version is what the open relies on and the body is not read.
+#[cfg(unix)]
+#[test]
+fn a_byte_flipped_after_verification_is_caught_at_the_next_open() {
+    use std::io::{Seek, SeekFrom, Write};
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = npuzzle::store::file::pattern_file_name(&goal(), &TILES);
+    let path = dir.path().join(&name);
+    let record = dir.path().join(npuzzle::store::file::VERIFIED_LIST);
+    let build = || PatternDatabase::build(&goal(), &TILES, &|_| ControlFlow::Continue(()));
+    let open = || {
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap()
+    };
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
+    assert!(db.is_some() && matches!(notes[..], [Notice::Built { .. }]));
+    let version = |path: &std::path::Path| {
+        let m = std::fs::metadata(path).unwrap();
+        format!(
+            "{} {} {} {}.{:09}",
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.ctime(),
+            m.ctime_nsec()
+        )
+    };
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(recorded, format!("{name}\t{}\n", version(&path)));
+    // Verified: opened again (by its header), the same database, nothing to report.
+    let (db, notes) = open();
+    assert_eq!(db.unwrap().as_bytes(), bytes());
+    assert!(notes.is_empty(), "{notes:?}");
+
+    // A byte of the body flipped in place: same inode, same size, a new change time.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let at = bytes().len() as u64 - 7;
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.write_all(&[bytes()[at as usize] ^ 0x40]).unwrap();
+    drop(file);
+    assert_ne!(version(&path), recorded.split('\t').nth(1).unwrap().trim());
+    let (db, notes) = open();
+    assert!(db.is_none(), "a changed file is checked whole again");
+    assert!(
+        matches!(
+            &notes[..],
+            [Notice::Damaged {
+                reason: TableFileError::Invalid {
+                    error: FormatError::BlockChecksum { .. },
+                    ..
+                }
+            }]
+        ),
+        "{notes:?}"
+    );
+    // The record still names the old version only.
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), recorded);
+
+    // What the open relies on: a record naming the damaged version is believed, header only.
+    std::fs::write(&record, format!("{name}\t{}\n", version(&path))).unwrap();
+    let (db, notes) = open();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_ne!(db.unwrap().as_bytes(), bytes());
+}

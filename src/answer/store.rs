@@ -177,18 +177,8 @@ pub fn load_or_build_pattern<E>(
             None => Ok((None, notices)),
         };
     }
-    let problem = match pattern::file::open_pattern_with_metadata(&path) {
-        Ok((db, metadata)) => match db.expect(goal, tiles) {
-            // First use of this version of the file here: every entry against its neighbours.
-            Ok(()) => match pattern::file::deep_check_once(dir, &path, &metadata, &db) {
-                Ok(()) => return Ok((Some(db), notices)),
-                Err(error) => error,
-            },
-            Err(error) => TableFileError::Mismatch {
-                path: path.clone(),
-                error,
-            },
-        },
+    let problem = match pattern::file::open_in_data_dir(dir, &path, goal, tiles) {
+        Ok(db) => return Ok((Some(db), notices)),
         Err(error) => error,
     };
     let Some(build) = build else {
