@@ -16,7 +16,7 @@ use crate::store::file::{
 /// [`table::file::open_trusted`](crate::table::file::open_trusted)), and validates it whole
 /// (header, every block, histogram; a 7-8 file of 290 MB takes about a tenth of a second).
 /// No deep check and no record: the answer layer opens a data directory's files with
-/// [`open_in_data_dir`], which does both.
+/// `open_in_data_dir` (crate-private), which does both.
 ///
 /// # Errors
 /// [`TableFileError`]: unreadable, not a regular file, not trusted, or not a valid pattern
