@@ -22,9 +22,9 @@ fn open(c: &mut Criterion) {
     group.sample_size(20);
     for board in boards {
         let goal = State::goal(board);
-        let path = dir.path().join(file::file_name(&goal));
+        let path = dir.path().join(npuzzle::store::file::file_name(&goal));
         let table = Table::build(&goal, BuildOptions::default()).expect("tables rank");
-        file::write_atomic(&path, table.as_bytes()).expect("the table is written");
+        npuzzle::store::file::write_atomic(&path, table.as_bytes()).expect("the table is written");
         drop(table);
         let start = npuzzle::RankSpace::new(board)
             .unwrap()

@@ -33,7 +33,7 @@ use korf::{korf_instances, Korf};
 use npuzzle::heuristic::{LinearConflict, PatternHeuristic};
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::idastar;
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, Heuristic, Limits, Move, State};
 
 const SEED: u64 = 0x5eed_0663;

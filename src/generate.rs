@@ -48,6 +48,11 @@ use rayon::prelude::*;
 
 use crate::rank::RankSpace;
 use crate::state::State;
+use crate::store::format;
+
+/// Counts the entries of every byte value (the store's histogram, kept here under the name the
+/// generator's users know).
+pub use crate::store::histogram::count_depths_all;
 
 /// The distance byte of a state not (yet) reached.
 pub const UNREACHED: u8 = u8::MAX;
@@ -631,26 +636,12 @@ pub fn count_depths(entries: &[u8]) -> Vec<u64> {
     counts[..=max].to_vec()
 }
 
-/// Counts the entries of every byte value.
-pub fn count_depths_all(entries: &[u8]) -> [u64; 256] {
-    // Four tables break the dependency between neighbouring increments of one counter.
-    let mut counts = [[0u64; 256]; 4];
-    let mut chunks = entries.chunks_exact(4);
-    for chunk in &mut chunks {
-        for (table, &d) in counts.iter_mut().zip(chunk) {
-            table[d as usize] += 1;
-        }
-    }
-    for &d in chunks.remainder() {
-        counts[0][d as usize] += 1;
-    }
-    let mut total = [0u64; 256];
-    for table in &counts {
-        for (sum, &c) in total.iter_mut().zip(table) {
-            *sum += c;
-        }
-    }
-    total
+/// Encodes a complete table file, header then body, from the generator's output (tests and
+/// tools; [`Table::build`](crate::Table::build) writes the body in place instead).
+pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
+    let mut out = format::encode_header(goal, &distances.entries, &distances.counts);
+    out.extend_from_slice(&distances.entries);
+    out
 }
 
 #[cfg(test)]

@@ -84,7 +84,6 @@
 
 pub mod answer;
 mod board;
-mod consistency;
 mod error;
 pub mod generate;
 pub mod heuristic;
@@ -97,6 +96,7 @@ pub mod sample;
 pub mod search;
 mod solution;
 mod state;
+pub mod store;
 pub mod table;
 pub mod verify;
 

@@ -19,7 +19,7 @@ use npuzzle::pattern::Partition;
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{sample_uniform, SampleOptions};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::verify::{parse_moves, Claim, Verdict};
 use npuzzle::{Board, HeuristicKind, How, Method, NoAnswer, Oracle, State, Table};
 
@@ -410,4 +410,37 @@ fn the_oracle_samples_at_exact_depths_where_a_table_exists_and_uniformly_elsewhe
     assert!(drawn
         .iter()
         .all(|i| i.start.can_reach(&big) && i.distance.is_none()));
+}
+
+#[test]
+fn the_oracles_lower_bound_uses_the_databases_it_holds_and_never_exceeds_the_distance() {
+    let oracle = Oracle::in_memory();
+    // A corner goal other than the canonical one: the databases are for the canonical goal.
+    let goal = State::parse("15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0", None).unwrap();
+    let mut rng = SplitMix64::new(26);
+    let starts: Vec<State> = (0..12).map(|_| walk(&goal, 40, &mut rng)).collect();
+    // Before any database is open: the linear conflict bound, nothing is opened.
+    for start in &starts {
+        assert_eq!(
+            oracle.lower_bound(start, &goal),
+            npuzzle::answer::lower_bound(start, &goal)
+        );
+    }
+    assert!(oracle.pattern_databases(&goal).unwrap().is_some());
+    let mut stronger = 0;
+    for start in &starts {
+        let plain = npuzzle::answer::lower_bound(start, &goal).unwrap();
+        let bound = oracle.lower_bound(start, &goal).unwrap();
+        let exact = oracle.distance(start, &goal, How::default()).unwrap();
+        let exact = u32::from(exact.value.expect("solvable"));
+        assert!(
+            plain <= bound && bound <= exact,
+            "{start}: {plain} {bound} {exact}"
+        );
+        stronger += usize::from(bound > plain);
+    }
+    // 6-6-3 beats linear conflict on some of these starts (else the databases were not used).
+    assert!(stronger > 0);
+    let unsolvable = State::parse("14 15 13 12 11 10 9 8 7 6 5 4 3 2 1 0", None).unwrap();
+    assert_eq!(oracle.lower_bound(&unsolvable, &goal), None);
 }

@@ -6,7 +6,7 @@ mod reseal;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use npuzzle::table::file::file_name;
+use npuzzle::store::file::file_name;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 fn npuzzle(args: &[&str], data_dir: &Path) -> Output {

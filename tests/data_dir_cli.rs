@@ -25,7 +25,7 @@ impl Home {
         Home {
             dir,
             binary,
-            table: npuzzle::table::file::file_name(&goal),
+            table: npuzzle::store::file::file_name(&goal),
         }
     }
 

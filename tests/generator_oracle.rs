@@ -9,7 +9,6 @@ use oracles::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
 
 use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
-use npuzzle::table::format;
 use npuzzle::{Board, RankSpace, State, Table};
 
 fn on_threads(space: &RankSpace, goal: &State, threads: usize) -> Distances {
@@ -91,7 +90,7 @@ fn table_build_equals_encoding_the_generator_output() {
         let goal = State::goal(Board::new(w, h).unwrap());
         let space = RankSpace::new(goal.board()).unwrap();
         let built = Table::build(&goal, BuildOptions::default()).unwrap();
-        let encoded = format::encode(&goal, &on_threads(&space, &goal, 1));
+        let encoded = npuzzle::generate::encode(&goal, &on_threads(&space, &goal, 1));
         assert!(built.as_bytes() == encoded.as_slice(), "{w}x{h}");
         let reopened = Table::from_bytes(encoded).unwrap();
         assert_eq!(built.header(), reopened.header());
@@ -121,7 +120,7 @@ fn resealed(goal: &State, entries: Vec<u8>) -> Table<Vec<u8>> {
     let all = count_depths_all(&entries);
     let max = all.iter().rposition(|&c| c > 0).unwrap();
     let counts = all[..=max].to_vec();
-    let bytes = format::encode(goal, &Distances { entries, counts });
+    let bytes = npuzzle::generate::encode(goal, &Distances { entries, counts });
     Table::from_bytes(bytes).expect("a resealed body is a valid table")
 }
 

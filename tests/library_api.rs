@@ -6,7 +6,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::error::Error;
 
 use npuzzle::heuristic::Manhattan;
-use npuzzle::table::file::{self, TableFileError};
+use npuzzle::store::TableFileError;
+use npuzzle::table::file;
 use npuzzle::verify::{
     judge, parse_moves, parse_path, Claim, IllegalStep, ParseClaimError, Verdict,
 };
@@ -153,7 +154,7 @@ fn a_solution_displays_as_its_moves_and_in_full_with_the_alternate_flag() {
 fn public_types_implement_debug() {
     fn debug<T: std::fmt::Debug>() {}
     debug::<npuzzle::Table<Vec<u8>>>();
-    debug::<npuzzle::Table<file::TableBytes>>();
+    debug::<npuzzle::Table<npuzzle::store::TableBytes>>();
     debug::<npuzzle::Oracle>();
     debug::<npuzzle::sample::Sampler<'static, Vec<u8>>>();
     debug::<npuzzle::answer::DataDir>();

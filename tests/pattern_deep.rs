@@ -15,7 +15,7 @@ use std::sync::Arc;
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::{Partition, PatternDamage, PatternDatabase};
 use npuzzle::search::{self, Algorithm};
-use npuzzle::table::file::{self, TableBytes};
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, Limits, Move, State};
 
 fn build(goal: &State, tiles: &[u8]) -> PatternDatabase<Vec<u8>> {
@@ -207,7 +207,8 @@ fn the_binary_builds_checks_and_refuses_an_edited_database() {
     let files = databases(dir.path());
     assert_eq!(files.len(), 3);
     // `build` checked what it wrote and recorded it as verified.
-    let list = std::fs::read_to_string(dir.path().join(file::VERIFIED_LIST)).unwrap();
+    let list =
+        std::fs::read_to_string(dir.path().join(npuzzle::store::file::VERIFIED_LIST)).unwrap();
     for path in &files {
         let name = path.file_name().unwrap().to_str().unwrap();
         assert!(list.contains(name), "{list}");

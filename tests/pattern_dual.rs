@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, BuildOptions, Heuristic, State, Table};
 
 const ONLY: [Lookups; 4] = [

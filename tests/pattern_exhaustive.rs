@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, BuildOptions, Heuristic, State, Table};
 
 fn build(goal: &State, tiles: &[u8]) -> PatternDatabase<Vec<u8>> {

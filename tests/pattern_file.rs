@@ -6,9 +6,10 @@
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use npuzzle::answer::store::Notice;
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::{self, Notice, TableFileError};
-use npuzzle::table::format::{FormatError, FIXED_HEADER_LEN};
+use npuzzle::store::format::{FormatError, FIXED_HEADER_LEN};
+use npuzzle::store::TableFileError;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, State, Table};
 
@@ -39,9 +40,11 @@ fn header_len() -> usize {
 #[test]
 fn a_database_round_trips_through_a_file_and_answers_the_same() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file::pattern_file_name(&goal(), &TILES));
-    file::write_atomic(&path, bytes()).unwrap();
-    let opened = file::open_pattern_database(&path).unwrap();
+    let path = dir
+        .path()
+        .join(npuzzle::store::file::pattern_file_name(&goal(), &TILES));
+    npuzzle::store::file::write_atomic(&path, bytes()).unwrap();
+    let opened = npuzzle::pattern::file::open_pattern_database(&path).unwrap();
     let built = PatternDatabase::from_bytes(bytes()).unwrap();
     opened.expect(&goal(), &[4, 3, 2, 1]).unwrap();
     assert_eq!(opened.header().kind, 2);
@@ -173,14 +176,19 @@ fn exact_tables_and_pattern_databases_refuse_each_other() {
 #[test]
 fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file::pattern_file_name(&goal(), &TILES));
+    let path = dir
+        .path()
+        .join(npuzzle::store::file::pattern_file_name(&goal(), &TILES));
     let build = || PatternDatabase::build(&goal(), &TILES, &|_| ControlFlow::Continue(()));
     // Missing, may not build: none, no note.
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none() && notes.is_empty());
     // Missing, may build: built and saved.
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some() && matches!(notes[..], [Notice::Built { .. }]));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // Damaged body, may not build: reported, not used.
@@ -188,12 +196,15 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     let last = damaged.len() - 1;
     damaged[last] ^= 0x11;
     std::fs::write(&path, &damaged).unwrap();
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none());
     assert!(matches!(&notes[..], [Notice::Damaged { reason }] if reason.is_invalid()));
     // Damaged, may build: rebuilt, with a note naming the damage.
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some());
     assert!(matches!(&notes[..], [Notice::Rebuilt { .. }]), "{notes:?}");
     assert!(
@@ -207,7 +218,9 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
     let other =
         PatternDatabase::build(&goal(), &other_tiles, &|_| ControlFlow::Continue(())).unwrap();
     std::fs::write(&path, other.as_bytes()).unwrap();
-    let (db, notes) = file::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD).unwrap();
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap();
     assert!(db.is_none());
     assert!(
         matches!(
@@ -222,11 +235,86 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
         "{notes:?}"
     );
     let (db, notes) =
-        file::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build)).unwrap();
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
     assert!(db.is_some() && matches!(&notes[..], [Notice::Rebuilt { .. }]));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
     // A directory in the file's place is not a database (regular files only).
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
-    assert!(file::open_pattern_database(&path).is_err());
+    assert!(npuzzle::pattern::file::open_pattern_database(&path).is_err());
+}
+
+/// The trust model of issue 26: a data directory's database is checked whole once per version
+/// of the file, and opened by its header alone while its version is the one recorded. A byte
+/// flipped in place after that (checksums left alone) changes the version, so the next open
+/// checks the file whole again and refuses it; only a record that names the damaged version
+/// (which only the directory's owner can write) would let it through, which shows that the
+/// recorded version is what the open relies on and the body is not read.
+#[cfg(unix)]
+#[test]
+fn a_byte_flipped_after_verification_is_caught_at_the_next_open() {
+    use std::io::{Seek, SeekFrom, Write};
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = npuzzle::store::file::pattern_file_name(&goal(), &TILES);
+    let path = dir.path().join(&name);
+    let record = dir.path().join(npuzzle::store::file::VERIFIED_LIST);
+    let build = || PatternDatabase::build(&goal(), &TILES, &|_| ControlFlow::Continue(()));
+    let open = || {
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, NO_BUILD)
+            .unwrap()
+    };
+    let (db, notes) =
+        npuzzle::answer::store::load_or_build_pattern(dir.path(), &goal(), &TILES, Some(build))
+            .unwrap();
+    assert!(db.is_some() && matches!(notes[..], [Notice::Built { .. }]));
+    let version = |path: &std::path::Path| {
+        let m = std::fs::metadata(path).unwrap();
+        format!(
+            "{} {} {} {}.{:09}",
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.ctime(),
+            m.ctime_nsec()
+        )
+    };
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(recorded, format!("{name}\t{}\n", version(&path)));
+    // Verified: opened again (by its header), the same database, nothing to report.
+    let (db, notes) = open();
+    assert_eq!(db.unwrap().as_bytes(), bytes());
+    assert!(notes.is_empty(), "{notes:?}");
+
+    // A byte of the body flipped in place: same inode, same size, a new change time.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let at = bytes().len() as u64 - 7;
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.write_all(&[bytes()[at as usize] ^ 0x40]).unwrap();
+    drop(file);
+    assert_ne!(version(&path), recorded.split('\t').nth(1).unwrap().trim());
+    let (db, notes) = open();
+    assert!(db.is_none(), "a changed file is checked whole again");
+    assert!(
+        matches!(
+            &notes[..],
+            [Notice::Damaged {
+                reason: TableFileError::Invalid {
+                    error: FormatError::BlockChecksum { .. },
+                    ..
+                }
+            }]
+        ),
+        "{notes:?}"
+    );
+    // The record still names the old version only.
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), recorded);
+
+    // What the open relies on: a record naming the damaged version is believed, header only.
+    std::fs::write(&record, format!("{name}\t{}\n", version(&path))).unwrap();
+    let (db, notes) = open();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_ne!(db.unwrap().as_bytes(), bytes());
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use npuzzle::heuristic::{Bounded, PatternHeuristic};
 use npuzzle::pattern::{Partition, PatternDatabase};
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, Heuristic, Move, State};
 
 /// The plain and the reflected heuristic over the same databases of `groups`.

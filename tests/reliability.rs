@@ -23,7 +23,9 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn table_path(dir: &Path) -> std::path::PathBuf {
-    dir.join(file::file_name(&State::goal(Board::THREE_BY_THREE)))
+    dir.join(npuzzle::store::file::file_name(&State::goal(
+        Board::THREE_BY_THREE,
+    )))
 }
 
 #[test]
@@ -201,7 +203,7 @@ fn every_canonical_goal_table_walks_every_state_to_its_goal() {
 /// the table, answers correctly, and `npuzzle check` passes on the file it left behind.
 #[test]
 fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
-    use npuzzle::table::format::FORMAT_VERSION;
+    use npuzzle::store::format::FORMAT_VERSION;
     use npuzzle::{BuildOptions, Table};
 
     // The goal with the blank in the top-left corner: its table in the checkout's data/ is
@@ -264,7 +266,7 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
             _ => temp.path().join(how),
         };
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(file::file_name(&goal));
+        let path = dir.join(npuzzle::store::file::file_name(&goal));
         for (damage, bytes) in &damages {
             std::fs::write(&path, bytes).unwrap();
             let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::{self, Algorithm};
-use npuzzle::table::file::TableBytes;
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, Heuristic, Limits, State};
 
 fn heuristic(goal: &State, partition: Partition, reflect: bool) -> PatternHeuristic {

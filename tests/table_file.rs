@@ -5,8 +5,10 @@ mod reseal;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use npuzzle::table::file::{self, Notice, TableFileError};
-use npuzzle::table::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
+use npuzzle::answer::store::Notice;
+use npuzzle::store::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
+use npuzzle::store::TableFileError;
+use npuzzle::table::file;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, FormatError, State, Table};
 
@@ -37,8 +39,8 @@ fn reseal(bytes: &mut [u8]) {
 #[test]
 fn a_written_table_opens_with_the_same_bytes_and_answers() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file::file_name(&goal()));
-    file::write_atomic(&path, bytes()).unwrap();
+    let path = dir.path().join(npuzzle::store::file::file_name(&goal()));
+    npuzzle::store::file::write_atomic(&path, bytes()).unwrap();
     let table = file::open(&path).unwrap();
     assert_eq!(table.as_bytes(), bytes());
     assert_eq!(
@@ -192,13 +194,16 @@ fn write(path: &Path, bytes: &[u8]) {
 fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
     let dir = tempfile::tempdir().unwrap();
     let (table, notices) =
-        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+        npuzzle::answer::store::load_or_build(dir.path(), &goal(), BuildOptions::default())
+            .unwrap();
     assert!(matches!(notices[..], [Notice::Built { .. }]), "{notices:?}");
     assert_eq!(table.distance(&goal()).unwrap(), Some(0));
-    let path = dir.path().join(file::file_name(&goal()));
+    let path = dir.path().join(npuzzle::store::file::file_name(&goal()));
     assert_eq!(std::fs::read(&path).unwrap(), bytes());
 
-    let (_, notices) = file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+    let (_, notices) =
+        npuzzle::answer::store::load_or_build(dir.path(), &goal(), BuildOptions::default())
+            .unwrap();
     assert!(
         notices.is_empty(),
         "a valid table is used as is: {notices:?}"
@@ -208,7 +213,8 @@ fn load_or_build_builds_a_missing_table_and_rebuilds_a_damaged_one() {
     damaged[header_len() + 5] ^= 1;
     write(&path, &damaged);
     let (table, notices) =
-        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+        npuzzle::answer::store::load_or_build(dir.path(), &goal(), BuildOptions::default())
+            .unwrap();
     assert!(
         matches!(notices[..], [Notice::Rebuilt { .. }]),
         "{notices:?}"
@@ -231,10 +237,11 @@ fn a_valid_table_under_another_goals_name_is_a_mismatch_and_is_rebuilt() {
     let dir = tempfile::tempdir().unwrap();
     let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
     let other = Table::build(&other_goal, BuildOptions::default()).unwrap();
-    let path = dir.path().join(file::file_name(&goal()));
+    let path = dir.path().join(npuzzle::store::file::file_name(&goal()));
     write(&path, other.as_bytes());
     let (table, notices) =
-        file::load_or_build(dir.path(), &goal(), BuildOptions::default()).unwrap();
+        npuzzle::answer::store::load_or_build(dir.path(), &goal(), BuildOptions::default())
+            .unwrap();
     match &notices[..] {
         [Notice::Rebuilt {
             reason: TableFileError::Mismatch { error, .. },
@@ -258,8 +265,12 @@ fn an_unusable_data_directory_still_answers_from_memory() {
     // A data directory whose parent is a regular file can never be created, even by root.
     let blocker = dir.path().join("not-a-dir");
     write(&blocker, b"x");
-    let (table, notices) =
-        file::load_or_build(&blocker.join("data"), &goal(), BuildOptions::default()).unwrap();
+    let (table, notices) = npuzzle::answer::store::load_or_build(
+        &blocker.join("data"),
+        &goal(),
+        BuildOptions::default(),
+    )
+    .unwrap();
     assert!(
         matches!(notices[..], [Notice::InMemory { .. }]),
         "{notices:?}"
@@ -271,8 +282,8 @@ fn an_unusable_data_directory_still_answers_from_memory() {
 
     // A table path that is a directory is reported as such, and the answer still comes.
     let data = dir.path().join("data");
-    std::fs::create_dir_all(data.join(file::file_name(&goal()))).unwrap();
-    let error = file::open(&data.join(file::file_name(&goal())))
+    std::fs::create_dir_all(data.join(npuzzle::store::file::file_name(&goal()))).unwrap();
+    let error = file::open(&data.join(npuzzle::store::file::file_name(&goal())))
         .err()
         .unwrap();
     assert!(
@@ -282,7 +293,8 @@ fn an_unusable_data_directory_still_answers_from_memory() {
         ),
         "{error}"
     );
-    let (table, notices) = file::load_or_build(&data, &goal(), BuildOptions::default()).unwrap();
+    let (table, notices) =
+        npuzzle::answer::store::load_or_build(&data, &goal(), BuildOptions::default()).unwrap();
     assert!(
         matches!(notices[..], [Notice::InMemory { .. }]),
         "{notices:?}"

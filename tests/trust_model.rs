@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use npuzzle::table::file::file_name;
+use npuzzle::store::file::file_name;
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 fn text(bytes: &[u8]) -> String {

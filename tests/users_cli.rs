@@ -292,7 +292,7 @@ fn an_installed_copy_never_writes_into_the_checkout() {
     // A goal no other test asks for: its table file would be new wherever it appeared.
     let goal = "2 1 3 4 5 / 6 7 8 0 9";
     let table =
-        npuzzle::table::file::file_name(&npuzzle::State::canonical_goal("5x2".parse().unwrap(), 8));
+        npuzzle::store::file::file_name(&npuzzle::State::canonical_goal("5x2".parse().unwrap(), 8));
     let checkout_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let existed = checkout_data.join(&table).exists();
     let out = Command::new(&binary)

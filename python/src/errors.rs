@@ -12,7 +12,7 @@ use pyo3::exceptions::{PyException, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 
 use npuzzle::answer::{AnswerError, SourceEvent};
-use npuzzle::table::file::Notice;
+use npuzzle::answer::store::Notice;
 use npuzzle::table::rows::RowsError;
 use npuzzle::{Answer, NoAnswer, State};
 

@@ -57,7 +57,7 @@ fn default_data_dir() -> Option<PathBuf> {
 /// `RuntimeWarning` saying why, so that `data_dir()` and `Table.data_dir` name the directory
 /// actually used, never one that was refused.
 fn usable(dir: PathBuf) -> Option<PathBuf> {
-    match npuzzle::table::file::check_data_dir(&dir) {
+    match npuzzle::store::file::check_data_dir(&dir) {
         Ok(()) => Some(dir),
         Err(why) => {
             errors::warn(&format!(

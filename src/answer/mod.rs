@@ -39,6 +39,7 @@ mod bound;
 mod data_dir;
 mod slots;
 mod source;
+pub mod store;
 
 use std::fmt;
 use std::sync::Mutex;
@@ -51,14 +52,14 @@ pub use source::{
 };
 
 use crate::board::Board;
-use crate::heuristic::{HeuristicKind, Lookups, PatternHeuristic};
+use crate::heuristic::{Heuristic, HeuristicKind, Lookups, PatternHeuristic};
 use crate::pattern::Partition;
 use crate::rank::MAX_RANKED_CELLS;
 use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
 use crate::search::{self, Algorithm, Limit, Limits, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::table::file::TableBytes;
+use crate::store::TableBytes;
 use crate::table::rows::RowsError;
 use crate::table::{Table, TableError};
 use crate::verify::{self, Claim, Verdict};
@@ -561,6 +562,39 @@ impl Oracle {
             .unwrap_or_else(|e| e.into_inner())
             .insert(key, found.clone());
         Ok(found)
+    }
+
+    /// The best lower bound on the moves from `start` to `goal` known without a search: the
+    /// linear conflict estimate ([`lower_bound`]), maxed with the pattern databases this
+    /// oracle already holds for the goal's board and blank cell (never opened or built here,
+    /// so it costs microseconds). What a shell shows, labelled "at least", when a search
+    /// gave up. `None` when `start` cannot reach `goal` or the boards differ.
+    ///
+    /// ```
+    /// use npuzzle::{How, Oracle, State};
+    /// let oracle = Oracle::in_memory();
+    /// let start: State = "867254301".parse()?;
+    /// let goal = State::goal(start.board());
+    /// let bound = oracle.lower_bound(&start, &goal).expect("solvable");
+    /// let exact = oracle.distance(&start, &goal, How::default())?.value.expect("solvable");
+    /// assert!(bound <= u32::from(exact));
+    /// assert_eq!(oracle.lower_bound(&start, &"123456870".parse()?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lower_bound(&self, start: &State, goal: &State) -> Option<u32> {
+        let plain = lower_bound(start, goal)?;
+        let held = self
+            .patterns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(goal.board(), goal.blank()))
+            .cloned()
+            .flatten();
+        Some(match held {
+            // The databases are for the canonical goal: relabel the start onto it.
+            Some(found) => plain.max(found.0.estimate(&start.relabel_for(goal))),
+            None => plain,
+        })
     }
 
     /// The table serving `goal` if it is already open: never opens or builds one.

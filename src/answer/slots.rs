@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{Board, MIN_SIDE};
-use crate::table::file::TableBytes;
+use crate::store::TableBytes;
 use crate::table::Table;
 
 use super::MAX_TABLE_CELLS;

@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 
 use std::ops::ControlFlow;
 
+use super::store::{self, Notice};
 use crate::generate::BuildOptions;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
-use crate::table::file::{self, Notice, TableBytes};
+use crate::store::file::{check_data_dir, create_private_dir, file_name, pattern_file_name};
+use crate::store::TableBytes;
 use crate::table::Table;
 
 /// Why a source could not give a table.
@@ -193,8 +195,8 @@ impl DataDir {
 
 impl TableSource for DataDir {
     fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
-        let _lock = build_lock(&self.dir, &file::file_name(goal));
-        let (table, notices) = file::load_or_build_with(&self.dir, goal, || {
+        let _lock = build_lock(&self.dir, &file_name(goal));
+        let (table, notices) = store::load_or_build_with(&self.dir, goal, || {
             let states = crate::RankSpace::new(goal.board())?.states() as u64;
             (self.report)(SourceEvent::Building { goal, states });
             build_isolated(goal, self.threads)
@@ -208,7 +210,7 @@ impl TableSource for DataDir {
     /// Removes the damaged file (a rename over it is atomic for readers, and a missing file
     /// is rebuilt on next use); a file that cannot be removed stays, and is refused again.
     fn damaged(&self, goal: &State) {
-        let _ = std::fs::remove_file(self.dir.join(file::file_name(goal)));
+        let _ = std::fs::remove_file(self.dir.join(file_name(goal)));
     }
 
     /// Opens the database's file in the directory; builds and saves it when it is missing or
@@ -231,9 +233,9 @@ impl TableSource for DataDir {
             })
         });
         let _lock = build
-            .then(|| build_lock(&self.dir, &file::pattern_file_name(goal, tiles)))
+            .then(|| build_lock(&self.dir, &pattern_file_name(goal, tiles)))
             .flatten();
-        let (db, notices) = file::load_or_build_pattern(&self.dir, goal, tiles, builder)?;
+        let (db, notices) = store::load_or_build_pattern(&self.dir, goal, tiles, builder)?;
         for notice in &notices {
             (self.report)(SourceEvent::Notice(notice));
         }
@@ -257,8 +259,8 @@ fn build_lock(dir: &Path, name: &str) -> Option<BuildLock> {
         return None;
     }
     // The directory's own checks first: created private, as a build would create it.
-    file::check_data_dir(dir).ok()?;
-    file::create_private_dir(dir).ok()?;
+    check_data_dir(dir).ok()?;
+    create_private_dir(dir).ok()?;
     let path = dir.join(format!(".{name}.lock"));
     let file = std::fs::OpenOptions::new()
         .create(true)

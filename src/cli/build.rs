@@ -6,7 +6,6 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
-use npuzzle::table::file;
 use npuzzle::{BuildOptions, State, Table};
 
 use super::args::BuildArgs;
@@ -20,7 +19,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     // Refused before anything is built: a directory another user owns or may write is not
     // where tables or databases go.
     let dir = context.data_dir()?;
-    file::check_data_dir(dir).map_err(|e| Failure::usage(e.to_string()))?;
+    npuzzle::store::file::check_data_dir(dir).map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(partition) = &args.pdb {
         return build_databases(partition, args, size, context);
     }
@@ -82,8 +81,9 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             .map_err(|e| Failure::usage(e.to_string()))?;
         let checked = checking.elapsed();
         let saving = Instant::now();
-        let path = dir.join(file::file_name(goal));
-        file::write_atomic(&path, table.as_bytes()).map_err(|e| Failure::usage(e.to_string()))?;
+        let path = dir.join(npuzzle::store::file::file_name(goal));
+        npuzzle::store::file::write_atomic(&path, table.as_bytes())
+            .map_err(|e| Failure::usage(e.to_string()))?;
         let saved = saving.elapsed();
         // The whole build of this table, not only its generation: checking every entry and
         // writing the file take about as long again on the largest boards.
@@ -167,9 +167,10 @@ fn build_databases(
         }
         let path = context
             .data_dir()?
-            .join(file::pattern_file_name(&canonical, tiles));
+            .join(npuzzle::store::file::pattern_file_name(&canonical, tiles));
         // Deep-checked before the rename, and recorded as verified in the data directory.
-        file::save_pattern_database(&path, &db).map_err(|e| Failure::usage(e.to_string()))?;
+        npuzzle::pattern::file::save_pattern_database(&path, &db)
+            .map_err(|e| Failure::usage(e.to_string()))?;
         let header = db.header();
         writeln!(
             std::io::stdout().lock(),
@@ -180,7 +181,7 @@ fn build_databases(
             canonical,
             tiles,
             header.entries,
-            if header.encoding == npuzzle::table::format::ENCODING_NIBBLE { 4 } else { 8 },
+            if header.encoding == npuzzle::store::format::ENCODING_NIBBLE { 4 } else { 8 },
             header.max_depth,
         )?;
     }

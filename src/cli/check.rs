@@ -11,8 +11,9 @@ use std::path::PathBuf;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::table::file::{self, TableBytes, TableFileError};
-use npuzzle::table::format::{Header, FORMAT_VERSION};
+use npuzzle::store::format::{Header, FORMAT_VERSION};
+use npuzzle::store::{TableBytes, TableFileError};
+use npuzzle::table::file;
 use npuzzle::{State, Table};
 
 use super::args::{CheckArgs, CheckFormat};
@@ -36,13 +37,17 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         None => {
             let goal = goal.unwrap_or_else(|| State::goal(DEFAULT_BOARD));
             let canonical = State::canonical_goal(goal.board(), goal.blank());
-            context.data_dir()?.join(file::file_name(&canonical))
+            context
+                .data_dir()?
+                .join(npuzzle::store::file::file_name(&canonical))
         }
     };
     // A named file may be either kind (its header says which); the data directory's is a table.
     let opened = match &args.file {
-        Some(_) => file::open_any(&path),
-        None => file::open(&path).map(|table| file::TableFile::Exact(Box::new(table))),
+        Some(_) => npuzzle::answer::store::open_any(&path),
+        None => {
+            file::open(&path).map(|table| npuzzle::answer::store::TableFile::Exact(Box::new(table)))
+        }
     };
     let opened = opened.map_err(|error| match error {
         // A table of the data directory is rebuilt there; a file named with --file is the
@@ -63,8 +68,10 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
         _ => Failure::usage(error.to_string()),
     })?;
     let table = match opened {
-        file::TableFile::Exact(table) => *table,
-        file::TableFile::Pattern(db) => return check_pattern(&path, &db, args.deep, goal.as_ref()),
+        npuzzle::answer::store::TableFile::Exact(table) => *table,
+        npuzzle::answer::store::TableFile::Pattern(db) => {
+            return check_pattern(&path, &db, args.deep, goal.as_ref())
+        }
         _ => {
             return Err(Failure::usage(format!(
                 "{}: a kind of file this version does not check",

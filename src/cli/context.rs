@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use npuzzle::answer::store::Notice;
 use npuzzle::answer::{
     AnswerError, BuildInMemory, DataDir, Oracle, SourceError, SourceEvent, TableSource,
 };
-use npuzzle::table::file::{Notice, TableBytes};
+use npuzzle::store::TableBytes;
 use npuzzle::{Board, State, Table, TableError};
 
 use super::{Cli, Failure};

@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::{DefaultTerminal, Frame};
 
-use npuzzle::answer::{lower_bound, AnswerError, NoAnswer};
+use npuzzle::answer::{AnswerError, NoAnswer};
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{SampleError, SampleOptions};
 use npuzzle::{How, Limits, Method, Move, Oracle, State, BLANK_GLYPH};
@@ -64,7 +64,7 @@ impl<'o> Game<'o> {
                         method: cost.method,
                     },
                     Err(NoAnswer::GaveUp(limit)) => Shown::AtLeast {
-                        bound: lower_bound(&self.now, &self.goal).unwrap_or(0),
+                        bound: self.oracle.lower_bound(&self.now, &self.goal).unwrap_or(0),
                         why: format!(
                             "the search gave up at its {limit} after {} nodes",
                             cost.expanded

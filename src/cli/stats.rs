@@ -4,12 +4,11 @@
 use std::io::Write;
 
 use npuzzle::answer::AnswerError;
-use npuzzle::table::file;
 use npuzzle::State;
+use serde::Serialize;
 
 use super::args::{StatsArgs, StatsFormat};
 use super::input::goal_or_default;
-use super::output::StatsJson;
 use super::stats_plot::{self, PlotData};
 use super::{CommandResult, Context, Failure};
 
@@ -142,7 +141,7 @@ fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
         write!(
             out,
             ", counted on table {} (the same distribution, relabelled)",
-            file::file_name(&stats.table_goal)
+            npuzzle::store::file::file_name(&stats.table_goal)
         )?;
     }
     writeln!(out)?;
@@ -197,6 +196,47 @@ fn bar(count: u64, top: u64) -> String {
         out.push(EIGHTHS[eighths % 8 - 1]);
     }
     out
+}
+
+/// `stats --json`. Field names are stable.
+#[derive(Serialize)]
+pub struct StatsJson {
+    /// The goal asked for.
+    pub goal: String,
+    /// Its board, `WxH`.
+    pub board: String,
+    /// The canonical goal whose table was counted (equal to `goal` for canonical goals).
+    pub table_goal: String,
+    /// States that reach the goal.
+    pub total: u64,
+    /// The largest distance.
+    pub max_depth: usize,
+    /// The average distance.
+    pub mean_depth: f64,
+    /// `counts[d]`: states at distance `d`.
+    pub counts: Vec<u64>,
+    /// States at the largest distance.
+    pub max_depth_count: u64,
+    /// Those states in the goal's labels: all of them when `max_depth_count` <= 20, else the
+    /// first 20 by rank.
+    pub max_depth_states: Vec<String>,
+}
+
+impl StatsJson {
+    /// The JSON form of `stats`.
+    pub fn new(stats: &Stats) -> StatsJson {
+        StatsJson {
+            goal: stats.goal.to_string(),
+            board: stats.goal.board().to_string(),
+            table_goal: stats.table_goal.to_string(),
+            total: stats.total,
+            max_depth: stats.max_depth(),
+            mean_depth: stats.mean,
+            counts: stats.counts.clone(),
+            max_depth_count: stats.farthest_count(),
+            max_depth_states: stats.farthest.iter().map(|s| s.to_string()).collect(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use crate::pattern::delta::NO_PATTERN;
 use crate::pattern::PatternDatabase;
 use crate::state::State;
-use crate::table::file::TableBytes;
+use crate::store::TableBytes;
 
 /// What a bound with any label as the blank needs, for one goal and one partition.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use crate::board::MAX_CELLS;
 use crate::pattern::delta::{RankDelta, NO_PATTERN};
 use crate::pattern::{reflection, Partition, PatternDatabase};
 use crate::state::State;
-use crate::table::file::TableBytes;
+use crate::store::TableBytes;
 use std::ops::ControlFlow;
 
 /// At most this many patterns: every named partition has three or four (the 24-puzzle's

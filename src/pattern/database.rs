@@ -7,14 +7,15 @@ use super::consistency::PatternDamage;
 use super::generate::{self, Cancelled, Progress};
 use super::space::PatternSpace;
 use crate::state::State;
-use crate::table::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
-use crate::table::Mismatch;
+use crate::store::format::{self, FormatError, Header, ENCODING_NIBBLE, KIND_PATTERN_DATABASE};
+use crate::store::Mismatch;
 
 /// One pattern's database over any bytes: a `Vec<u8>` built in memory or a memory-mapped file.
 ///
 /// Holding one means the header and the whole body were validated (checksums and the
-/// histogram of codes against the header): lookups are then plain slice reads, which is what
-/// the search's inner loop needs.
+/// histogram of codes against the header), in this process or, for a file of a data
+/// directory, when this version of the file was verified (see [`crate::pattern::file`]):
+/// lookups are then plain slice reads, which is what the search's inner loop needs.
 ///
 /// ```
 /// use npuzzle::pattern::PatternDatabase;
@@ -110,6 +111,34 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
             });
         }
         format::verify_body(&header, &data.as_ref()[header.len..])?;
+        PatternDatabase::with_checked_header(data, header)
+    }
+
+    /// Validates the header of `data` alone (a few kilobytes, whatever the database's size)
+    /// and wraps it: the body is taken as it is. Only for bytes whose body is already known
+    /// good: a file whose version (device, inode, size, change time) the data directory's
+    /// record of verified files lists, so that this very version passed [`from_bytes`]
+    /// (every block, the histogram) and [`verify_deep`](PatternDatabase::verify_deep) before
+    /// (see [`crate::pattern::file`]).
+    ///
+    /// [`from_bytes`]: PatternDatabase::from_bytes
+    ///
+    /// # Errors
+    /// The first [`FormatError`] of the header or the file's length.
+    pub(crate) fn from_verified_header(data: D) -> Result<PatternDatabase<D>, FormatError> {
+        let header = format::decode_header(data.as_ref())?;
+        PatternDatabase::with_checked_header(data, header)
+    }
+
+    /// Wraps `data` whose header is `header`: refuses an exact table and a mask that is not a
+    /// pattern of the board.
+    fn with_checked_header(data: D, header: Header) -> Result<PatternDatabase<D>, FormatError> {
+        if header.kind != KIND_PATTERN_DATABASE {
+            return Err(FormatError::OtherKind {
+                found: "an exact distance table",
+                expected: "a pattern database",
+            });
+        }
         let tiles: Vec<u8> = (0..64u8).filter(|t| header.pattern >> t & 1 == 1).collect();
         let space =
             PatternSpace::new(header.board(), &tiles).map_err(|_| FormatError::BadPattern {
@@ -256,7 +285,7 @@ impl<D> PatternDatabase<D> {
     }
 
     /// The same database over other bytes holding the same content (a `Vec` into the
-    /// [`TableBytes`](crate::table::file::TableBytes) that files are opened as).
+    /// [`TableBytes`](crate::store::TableBytes) that files are opened as).
     pub fn map_into<E: From<D>>(self) -> PatternDatabase<E> {
         self.map_bytes(E::from)
     }

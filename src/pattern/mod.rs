@@ -12,6 +12,7 @@
 mod consistency;
 mod database;
 pub(crate) mod delta;
+pub mod file;
 pub mod generate;
 mod partition;
 mod space;

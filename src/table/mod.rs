@@ -1,10 +1,8 @@
 //! The exact distance table: a validated view over bytes, answering `distance` and `solve`.
 
-mod checks;
+mod consistency;
 mod descent;
 pub mod file;
-pub mod format;
-mod mismatch;
 pub mod rows;
 
 use crate::board::Move;
@@ -12,11 +10,11 @@ use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
+use crate::store::checks::BlockChecks;
+use crate::store::format;
 
-pub use format::{FormatError, Header};
-pub use mismatch::Mismatch;
+pub use crate::store::{FormatError, Header, Mismatch};
 
-use checks::BlockChecks;
 use std::sync::atomic::Ordering;
 
 /// Why a table could not answer a question.
@@ -506,11 +504,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Runs on rayon's current pool and never unranks a state: neighbours come from the same
     /// index arithmetic as the generator's (seconds for a 12-cell table).
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        crate::consistency::first_inconsistent_entry(
-            &self.space,
-            &self.header.goal,
-            self.raw_body(),
-        )
+        consistency::first_inconsistent_entry(&self.space, &self.header.goal, self.raw_body())
     }
 
     /// Recounts the states at each depth from the body.

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-use npuzzle::answer::{lower_bound, AnswerError, Exact, NoAnswer};
+use npuzzle::answer::{AnswerError, Exact, NoAnswer};
 use npuzzle::sample::{self as sampling, SampleOptions};
 use npuzzle::verify::{parse_moves, Claim};
 use npuzzle::{Board, How, Limits, Method, Oracle, State, TableError};
@@ -237,7 +237,12 @@ pub(super) async fn ask<T: Send + 'static>(
 
 /// The error for an answer without a value: unsolvable 422, a limit reached 503 (with a
 /// lower bound on the distance).
-fn no_answer(why: NoAnswer, cost: &npuzzle::Answer<()>, pair: &Pair) -> ApiError {
+fn no_answer(
+    oracle: &npuzzle::Oracle,
+    why: NoAnswer,
+    cost: &npuzzle::Answer<()>,
+    pair: &Pair,
+) -> ApiError {
     match why {
         NoAnswer::GaveUp(limit) => ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
@@ -251,7 +256,7 @@ fn no_answer(why: NoAnswer, cost: &npuzzle::Answer<()>, pair: &Pair) -> ApiError
                 cost.elapsed.as_secs_f64(),
                 MAX_LIMIT.as_secs()
             ),
-            lower_bound: lower_bound(&pair.start, &pair.goal),
+            lower_bound: oracle.lower_bound(&pair.start, &pair.goal),
         },
         _ => ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -287,7 +292,7 @@ pub async fn distance(
     ask(&shared, board, move |oracle| {
         let answer = oracle.distance(&pair.start, &pair.goal, pair.how)?;
         let (value, cost) = answer.split();
-        let distance = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        let distance = value.map_err(|why| no_answer(oracle, why, &cost, &pair))?;
         Ok(Json(DistanceJson {
             start: pair.start.to_string(),
             goal: pair.goal.to_string(),
@@ -326,7 +331,7 @@ pub async fn solve(
     ask(&shared, board, move |oracle| {
         let answer = oracle.solve(&pair.start, &pair.goal, pair.how)?;
         let (value, cost) = answer.split();
-        let solution = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        let solution = value.map_err(|why| no_answer(oracle, why, &cost, &pair))?;
         Ok(Json(SolveJson {
             start: pair.start.to_string(),
             goal: pair.goal.to_string(),
@@ -411,7 +416,7 @@ pub async fn verify(
         let answer = oracle.judge(&pair.start, &pair.goal, &claim, pair.how)?;
         let (value, cost) = answer.split();
         // `judge` always has a value: a search that gave up is the `unverified` verdict.
-        let judged = value.map_err(|why| no_answer(why, &cost, &pair))?;
+        let judged = value.map_err(|why| no_answer(oracle, why, &cost, &pair))?;
         let exact = match judged.exact {
             Exact::Distance(d) => serde_json::Value::from(d),
             Exact::Unsolvable => serde_json::Value::from("unsolvable"),

@@ -11,7 +11,8 @@ use std::sync::Mutex;
 
 use npuzzle::answer::{SourceError, TableSource};
 use npuzzle::pattern::{PatternDatabase, PatternSpace};
-use npuzzle::table::file::{self, TableBytes};
+use npuzzle::store::TableBytes;
+use npuzzle::table::file;
 use npuzzle::{RankSpace, State, Table};
 
 /// Why the server did not build or open what a question needs: answered with 503.
@@ -163,14 +164,14 @@ impl<S: TableSource> TableSource for PolicySource<S> {
         let present = self
             .dir
             .as_ref()
-            .is_some_and(|dir| dir.join(file::file_name(goal)).is_file());
+            .is_some_and(|dir| dir.join(npuzzle::store::file::file_name(goal)).is_file());
         let table = if present {
             self.within_budget(&what, entries, 0)?;
             // A damaged file would be rebuilt by the inner source: that is a build too.
             match self
                 .dir
                 .as_ref()
-                .map(|dir| file::open_trusted(&dir.join(file::file_name(goal))))
+                .map(|dir| file::open_trusted(&dir.join(npuzzle::store::file::file_name(goal))))
             {
                 Some(Ok(table)) if table.expect_goal(goal).is_ok() => table,
                 _ => self.build_one(&what, &table_hint(goal), || {
@@ -206,10 +207,10 @@ impl<S: TableSource> TableSource for PolicySource<S> {
         let entries = space.entries();
         let kept = entries.div_ceil(2);
         let what = format!("pattern database of tiles {tiles:?} for goal {goal}");
-        let present = self
-            .dir
-            .as_ref()
-            .is_some_and(|dir| dir.join(file::pattern_file_name(goal, tiles)).is_file());
+        let present = self.dir.as_ref().is_some_and(|dir| {
+            dir.join(npuzzle::store::file::pattern_file_name(goal, tiles))
+                .is_file()
+        });
         if present && self.within_budget(&what, kept, 0).is_ok() {
             if let Some(db) = self.inner.pattern_database(goal, tiles, false)? {
                 self.held.fetch_add(kept, Ordering::Relaxed);

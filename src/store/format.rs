@@ -45,8 +45,8 @@
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
 
+use super::histogram::{count_depths_all, count_nibbles};
 use crate::board::{Board, MAX_CELLS};
-use crate::generate::Distances;
 use crate::rank::RankSpace;
 use crate::state::State;
 
@@ -310,13 +310,6 @@ pub fn max_header_len(entries: u64) -> usize {
     Header::len_for(u8::MAX, Header::blocks_for(entries, BLOCK_SHIFT))
 }
 
-/// Encodes a complete table file: header then body.
-pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
-    let mut out = encode_header(goal, &distances.entries, &distances.counts);
-    out.extend_from_slice(&distances.entries);
-    out
-}
-
 /// The checksum of each block of `body` (in parallel: a 12-cell body is 240 MB).
 pub fn block_checksums(body: &[u8], shift: u8) -> Vec<u32> {
     use rayon::prelude::*;
@@ -507,12 +500,8 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         .filter(|b| pattern_kind || RankSpace::new(*b).is_ok())
         .ok_or(FormatError::UnsupportedBoard { width, height })?;
     let mask = u64_at(bytes, 56);
-    let pattern_space = if pattern_kind {
-        let tiles: Vec<u8> = (0..64u8).filter(|t| mask >> t & 1 == 1).collect();
-        Some(
-            crate::pattern::PatternSpace::new(board, &tiles)
-                .map_err(|_| FormatError::BadPattern { mask })?,
-        )
+    let pattern_entries = if pattern_kind {
+        Some(pattern_entries(board, mask).ok_or(FormatError::BadPattern { mask })?)
     } else {
         None
     };
@@ -522,8 +511,8 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     }
     let goal =
         State::from_tiles(board, &goal_bytes[..board.cells()]).map_err(|_| FormatError::BadGoal)?;
-    let expected_entries = match &pattern_space {
-        Some(space) => space.entries(),
+    let expected_entries = match pattern_entries {
+        Some(entries) => entries,
         None => (1..=board.cells() as u64).product::<u64>() / 2,
     };
     let entries = u64_at(bytes, 64);
@@ -649,7 +638,7 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
             if nibbles {
                 count_nibbles(chunk)
             } else {
-                crate::generate::count_depths_all(chunk)
+                count_depths_all(chunk)
             }
         })
         .reduce(
@@ -675,15 +664,19 @@ pub fn verify_body(header: &Header, body: &[u8]) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// The number of each four-bit code in `bytes`, both halves of every byte.
-fn count_nibbles(bytes: &[u8]) -> [u64; 256] {
-    let per_byte = crate::bfs::count_depths_all(bytes);
-    let mut out = [0u64; 256];
-    for (byte, &n) in per_byte.iter().enumerate() {
-        out[byte & 15] += n;
-        out[byte >> 4] += n;
+/// The entry count of a pattern database of the tiles in `mask` on `board`, `n!/(n-k)!` for
+/// `k` tiles on `n` cells; `None` where the mask is not a pattern the database view accepts
+/// (no tiles, the blank, a tile off the board, more than 2^32 entries). The same rule as
+/// [`PatternSpace::new`](crate::pattern::PatternSpace::new), written on the mask so that the
+/// store needs no pattern types.
+fn pattern_entries(board: Board, mask: u64) -> Option<u64> {
+    let n = board.cells();
+    let k = mask.count_ones() as usize;
+    if k == 0 || mask & 1 == 1 || (n < 64 && mask >> n != 0) {
+        return None;
     }
-    out
+    let entries: u128 = (n - k + 1..=n).map(|f| f as u128).product();
+    (entries <= 1 << 32).then_some(entries as u64)
 }
 
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.

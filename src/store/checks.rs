@@ -7,23 +7,23 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// validated whole starts with every bit set.
 ///
 /// The hot path of a lookup is [`BlockChecks::is_good`]: one relaxed load of the word that
-/// holds the block's bit. Relaxed is enough: the body never changes (see `file.rs`), so a
+/// holds the block's bit. Relaxed is enough: the body never changes (see `store::os`), so a
 /// thread that sees a bit set by another reads the very bytes that other thread checked, and
 /// a thread that does not see it yet only checks the block once more.
-pub(super) struct BlockChecks {
+pub(crate) struct BlockChecks {
     good: Box<[AtomicU64]>,
     blocks: usize,
-    /// Set once every block is good (what [`Table::entries`](super::Table::entries) asks).
+    /// Set once every block is good (what [`Table::entries`](crate::Table::entries) asks).
     all_good: AtomicBool,
     /// Set once every entry was found to agree with its neighbours'
-    /// ([`Table::verify_deep`](super::Table::verify_deep)): a checked read then needs no
+    /// ([`Table::verify_deep`](crate::Table::verify_deep)): a checked read then needs no
     /// neighbours.
-    pub(super) all_consistent: AtomicBool,
+    pub(crate) all_consistent: AtomicBool,
 }
 
 impl BlockChecks {
     /// `blocks` blocks, all good or all unchecked.
-    pub(super) fn new(blocks: usize, good: bool) -> BlockChecks {
+    pub(crate) fn new(blocks: usize, good: bool) -> BlockChecks {
         let words = blocks.div_ceil(64);
         let fill = |word: usize| {
             let bits = (blocks - 64 * word).min(64);
@@ -42,7 +42,7 @@ impl BlockChecks {
     }
 
     /// The number of blocks.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.blocks
     }
 
@@ -51,18 +51,18 @@ impl BlockChecks {
     /// # Panics
     /// If `block` is not a block of the body.
     #[inline(always)]
-    pub(super) fn is_good(&self, block: usize) -> bool {
+    pub(crate) fn is_good(&self, block: usize) -> bool {
         self.good[block / 64].load(Ordering::Relaxed) & (1 << (block % 64)) != 0
     }
 
     /// Whether every block has passed its checksum.
-    pub(super) fn all_good(&self) -> bool {
+    pub(crate) fn all_good(&self) -> bool {
         self.all_good.load(Ordering::Relaxed)
     }
 
     /// Records that `block` passed its checksum; the flag of [`BlockChecks::all_good`]
     /// follows once every block has.
-    pub(super) fn set_good(&self, block: usize) {
+    pub(crate) fn set_good(&self, block: usize) {
         self.good[block / 64].fetch_or(1 << (block % 64), Ordering::Relaxed);
         if (0..self.blocks).all(|b| self.is_good(b)) {
             self.all_good.store(true, Ordering::Relaxed);

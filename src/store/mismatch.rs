@@ -9,7 +9,7 @@ use crate::state::State;
 /// A table or pattern database that is valid but was built for another goal or pattern.
 ///
 /// ```
-/// use npuzzle::{table::Mismatch, BuildOptions, State, Table};
+/// use npuzzle::{store::Mismatch, BuildOptions, State, Table};
 ///
 /// let table = Table::build(&"123456780".parse::<State>()?, BuildOptions::default())?;
 /// let other: State = "012345678".parse()?;

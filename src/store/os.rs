@@ -1,0 +1,48 @@
+//! The library's only `unsafe` code: mapping a stored file into memory, and asking the
+//! operating system which user npuzzle runs as. Everything else in the store calls these two
+//! safe functions.
+//!
+//! # Safety of the memory map
+//! `memmap2::Mmap::map` is unsafe because the mapped bytes could change (or vanish, if the
+//! file is truncated) while a `&[u8]` to them is held. The argument that they do not rests on
+//! three rules, each kept in one place of the store:
+//!
+//! 1. npuzzle never changes a stored file in place: every write goes to a temporary file in
+//!    the same directory that is then renamed over the old name
+//!    ([`write_atomic`](super::file::write_atomic)), so a mapping always shows one complete,
+//!    unchanging file (the old inode lives on until the mapping is dropped).
+//! 2. Files found in a data directory are opened only when the user npuzzle runs as owns them
+//!    and no other user may write them (`check_trusted` in [`file`](super::file)), so no other
+//!    user can change one in place either.
+//! 3. The bytes are validated before they are trusted: the header when the mapping is made,
+//!    each block of the body against its checksum before a query reads from it (or the whole
+//!    body at open), so a file that the user's own programs truncate or overwrite in place is
+//!    found damaged rather than read as valid, as long as it is damaged before it is read.
+//!
+//! What stays outside the guarantee: another program of the same user writing a mapped file
+//! in place while npuzzle reads it. A read of a page that shrank away is then a `SIGBUS`, not
+//! a wrong answer.
+#![allow(unsafe_code)]
+
+use std::fs::File;
+use std::io;
+
+use memmap2::Mmap;
+
+/// Maps `file`, a regular file opened read-only and not empty, into memory read-only.
+///
+/// # Errors
+/// The operating system's, when the file cannot be mapped.
+pub(crate) fn map_read_only(file: &File) -> io::Result<Mmap> {
+    // SAFETY: see the module documentation: npuzzle never writes a stored file in place
+    // (rule 1), a data directory's files are the user's own and no one else's to write
+    // (rule 2), and no byte of the map is used before it is validated (rule 3).
+    unsafe { Mmap::map(file) }
+}
+
+/// The user npuzzle runs as.
+#[cfg(unix)]
+pub(crate) fn effective_uid() -> u32 {
+    // SAFETY: geteuid takes no arguments, touches no memory of ours and cannot fail.
+    unsafe { libc::geteuid() }
+}
