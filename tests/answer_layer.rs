@@ -2,9 +2,9 @@
 //! board, tables opened once per goal and process, and answers that agree with independent
 //! algorithms.
 
-mod oracles;
+mod references;
 
-use oracles::{walk, SMALL_BOARDS};
+use references::{walk, SMALL_BOARDS};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
