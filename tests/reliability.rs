@@ -296,6 +296,7 @@ fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answe
             .arg(data_dir)
             .env_remove("NPUZZLE_DATA_DIR")
             .output()
+            .unwrap()
     };
 
     // The unprivileged user's own directories (a directory of another user is not trusted at
