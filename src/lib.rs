@@ -123,3 +123,25 @@ pub use generate as bfs;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The guides in `docs/` are tested the same way: each one's Rust code blocks are doctests
+/// (its `sh` and `python` blocks are not Rust and are left alone).
+#[cfg(doctest)]
+pub mod guide_doctests {
+    #[doc = include_str!("../docs/solving.md")]
+    pub struct Solving;
+    #[doc = include_str!("../docs/tables-and-databases.md")]
+    pub struct TablesAndDatabases;
+    #[doc = include_str!("../docs/checking-a-solver.md")]
+    pub struct CheckingASolver;
+    #[doc = include_str!("../docs/python.md")]
+    pub struct Python;
+    #[doc = include_str!("../docs/server.md")]
+    pub struct Server;
+    #[doc = include_str!("../docs/library.md")]
+    pub struct Library;
+    #[doc = include_str!("../docs/file-format.md")]
+    pub struct FileFormat;
+    #[doc = include_str!("../docs/trust-model.md")]
+    pub struct TrustModel;
+}

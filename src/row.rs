@@ -6,6 +6,7 @@
 //! mask refuses is written out as text and given to the parser, which decides and words the
 //! error: the parser stays the only judge of what a state is, and the mask only a shortcut
 //! past it for rows that are plainly permutations.
+#![warn(clippy::cast_possible_truncation)]
 
 use crate::board::{Board, MAX_CELLS};
 use crate::state::{ParseStateError, State};
@@ -66,7 +67,7 @@ pub(crate) fn permutation_into(
     let mut in_range = true;
     let mut blank = 0;
     for (cell, (slot, &tile)) in cells.iter_mut().zip(tiles).enumerate() {
-        in_range &= (tile as usize) < n;
+        in_range &= usize::from(tile) < n;
         // A board has at most 25 cells, so a tile in range is below 32; the mask keeps the
         // shift defined for the others, which `in_range` refuses anyway.
         seen |= 1 << (tile & 31);

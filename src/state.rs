@@ -4,6 +4,8 @@
 //! `1,2,3,4,5,6,7,8,0`, `123/456/780`, with `0`, `_` or `.` as the blank) and refuses anything
 //! else with an error that names the problem and the 1-based column where it was found.
 
+#![warn(clippy::cast_possible_truncation)]
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -16,13 +18,23 @@ pub const BLANK: u8 = 0;
 /// reads `0` and `.` for it; output uses this one spelling.
 pub const BLANK_GLYPH: char = '_';
 
+/// A cell index or a tile number as the byte a state stores it in: a board has at most
+/// [`MAX_CELLS`] (25) cells, so both fit.
+#[inline]
+fn to_byte(value: usize) -> u8 {
+    debug_assert!(value < MAX_CELLS);
+    u8::try_from(value).expect("a board has at most 25 cells")
+}
+
 /// A state of a board: `cells[c]` is the tile in cell `c` (row-major), `0` the blank.
 ///
 /// Holding a `State` means it is valid: every tile `0..cells` appears exactly once.
-/// It is `Copy` and 27 bytes; no state allocates.
+/// It is `Copy` and 28 bytes (the board's two sides, the blank's cell, 25 cells); no state
+/// allocates.
 ///
 /// ```
 /// use npuzzle::{Move, State};
+/// assert_eq!(std::mem::size_of::<State>(), 28);
 /// let state: State = "123/456/708".parse()?;
 /// assert_eq!(state.blank(), 7);
 /// let solved = state.apply(Move::Right).expect("the blank can move right");
@@ -290,13 +302,13 @@ fn parse_compact(bytes: &[u8], asked: Option<Board>) -> Option<State> {
             b'_' | b'.' => 0,
             _ => return None,
         };
-        if value as usize >= n || seen & (1 << value) != 0 {
+        if usize::from(value) >= n || seen & (1 << value) != 0 {
             return None;
         }
         seen |= 1 << value;
         cells[cell] = value;
         if value == 0 {
-            blank = cell as u8;
+            blank = to_byte(cell);
         }
     }
     Some(State {
@@ -409,9 +421,9 @@ impl State {
                     column: token.column,
                 });
             }
-            cells[cell] = token.value as u8;
+            cells[cell] = to_byte(token.value);
             if token.value == 0 {
-                blank = cell as u8;
+                blank = to_byte(cell);
             }
         }
         Ok(State {
@@ -459,17 +471,19 @@ impl State {
         }
         State {
             board,
-            blank: blank_cell as u8,
+            blank: to_byte(blank_cell),
             cells,
         }
     }
 
     /// Builds a state from cells already known to be a permutation of `0..board.cells()`.
     pub(crate) fn from_valid_cells(board: Board, cells: [u8; MAX_CELLS]) -> State {
-        let blank = cells[..board.cells()]
-            .iter()
-            .position(|&t| t == BLANK)
-            .expect("a valid state has a blank") as u8;
+        let blank = to_byte(
+            cells[..board.cells()]
+                .iter()
+                .position(|&t| t == BLANK)
+                .expect("a valid state has a blank"),
+        );
         State {
             board,
             blank,
@@ -490,7 +504,7 @@ impl State {
     /// The blank's cell.
     #[inline]
     pub fn blank(&self) -> usize {
-        self.blank as usize
+        usize::from(self.blank)
     }
 
     /// Whether this is a canonical goal: tiles `1..n` row-major around the blank.
@@ -505,7 +519,7 @@ impl State {
         let mut next = *self;
         next.cells[self.blank()] = self.cells[target];
         next.cells[target] = BLANK;
-        next.blank = target as u8;
+        next.blank = to_byte(target);
         Some(next)
     }
 
@@ -603,7 +617,7 @@ impl Relabelling {
         let canonical = State::canonical_goal(goal.board, goal.blank());
         let mut rename = [0u8; MAX_CELLS];
         for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
-            rename[from as usize] = to;
+            rename[usize::from(from)] = to;
         }
         Relabelling {
             board: goal.board,
@@ -624,7 +638,7 @@ impl Relabelling {
     #[inline]
     pub(crate) fn rename_cells(&self, cells: &mut [u8]) {
         for tile in cells {
-            *tile = self.rename[*tile as usize];
+            *tile = self.rename[usize::from(*tile)];
         }
     }
 }

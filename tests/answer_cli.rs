@@ -3,26 +3,26 @@
 //! could not find, forever), and the commands on boards other than 3x3, up to 12 cells.
 
 mod common;
-mod oracles;
+mod references;
 
-use oracles::walk;
+use references::walk;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
+use common::TestCommand;
 use npuzzle::rng::SplitMix64;
 use npuzzle::{Board, How, Oracle, State};
 
 /// Runs `npuzzle ARGS --data-dir DIR` with `input` on stdin, failing the test (not hanging it)
 /// if it has not finished within `limit`.
 fn run_within(limit: Duration, args: &[&str], dir: &Path, input: &str) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    command
+    TestCommand::new()
         .args(args)
-        .arg("--data-dir")
-        .arg(dir)
-        .env_remove("NPUZZLE_DATA_DIR");
-    common::output_within(command, input, limit)
+        .data_dir(dir)
+        .stdin(input)
+        .within(limit)
+        .output()
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -3,13 +3,19 @@
 //! whose search reaches `--limit` gets an error row without stopping the others.
 
 mod common;
+mod references;
 
 /// The two instances of Korf's 100 with the fewest IDA* nodes in his 1985 run, as
 /// `START,GOAL` lines (blank-first goal), with their published optimal lengths.
 fn easiest_korf_instances() -> Vec<(String, u64)> {
-    common::easiest_korf_instances(2)
+    references::easiest(references::korf100(), 2)
         .into_iter()
-        .map(|korf| (format!("{},{}", korf.start, korf.goal), korf.optimal))
+        .map(|korf| {
+            (
+                format!("{},{}", korf.start, korf.goal),
+                u64::from(korf.optimal),
+            )
+        })
         .collect()
 }
 

@@ -1,21 +1,18 @@
 //! `npuzzle stats` and `npuzzle check` end to end, cross-checked against tables the library
 //! builds in memory.
 
+mod common;
 mod reseal;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::TestCommand;
 use npuzzle::store::file::file_name;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 fn npuzzle(args: &[&str], data_dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    TestCommand::new().data_dir(data_dir).args(args).output()
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,20 +1,16 @@
 //! The `npuzzle` binary for the exact-table commands: stdout, stderr and exit code apart.
 
+mod common;
 mod reseal;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
+use common::TestCommand;
 use npuzzle::{Move, State};
 
 fn npuzzle(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .output()
-        .expect("the binary runs")
+    TestCommand::new().args(args).data_dir(data_dir).output()
 }
 
 fn stdout(output: &Output) -> String {
@@ -170,9 +166,7 @@ fn malformed_states_exit_2_with_one_line_naming_the_problem() {
 
 #[test]
 fn no_command_is_one_line_naming_the_commands() {
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .output()
-        .unwrap();
+    let out = TestCommand::new().output();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stdout(&out), "");
     let err = stderr(&out);
@@ -187,30 +181,26 @@ fn no_command_is_one_line_naming_the_commands() {
 fn the_data_directory_comes_from_the_option_before_or_after_the_command_or_the_environment() {
     let dir = tempfile::tempdir().unwrap();
     let before = dir.path().join("before");
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .arg("--data-dir")
-        .arg(&before)
+    let out = TestCommand::new()
+        .data_dir(&before)
         .args(["distance", "123456708"])
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(stdout(&out), "1\n");
     assert!(before.join("3x3-123456780.npt").is_file());
 
     let from_env = dir.path().join("env dir with spaces");
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let out = TestCommand::new()
         .args(["distance", "123456708"])
         .env("NPUZZLE_DATA_DIR", &from_env)
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(stdout(&out), "1\n", "{}", stderr(&out));
     assert!(from_env.join("3x3-123456780.npt").is_file());
 
     // An empty variable (a shell's `NPUZZLE_DATA_DIR=`) counts as unset: the default serves.
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let out = TestCommand::new()
         .args(["distance", "123456708"])
         .env("NPUZZLE_DATA_DIR", "")
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "1\n");
 }
@@ -470,10 +460,9 @@ fn a_table_damaged_behind_valid_checksums_is_named_not_mistaken_for_unsolvable()
     let out = npuzzle(dir.path(), &["solve", "123456708"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("inconsistent"), "{}", stderr(&out));
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let out = TestCommand::new()
         .args(["check", "--deep"])
         .arg(dir.path().join("3x3-123456780.npt"))
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
 }

@@ -4,8 +4,11 @@
 //! `target/` uses the checkout's `data/`) with a controlled environment, asks a 3x2 question
 //! (a table of 360 states, built at once) and looks where the table file appeared.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::TestCommand;
 
 /// A copy of the binary in a fresh home directory, and the table file a 3x2 question makes.
 struct Home {
@@ -37,18 +40,17 @@ impl Home {
     /// empty value is set empty) and every other npuzzle or XDG variable removed; returns
     /// where the table file is.
     fn ask(&self, args: &[&str], env: &[(&str, &str)]) -> Vec<PathBuf> {
-        let mut command = Command::new(&self.binary);
+        let mut command = TestCommand::of(&self.binary);
         command
             .args(["distance", "1 2 3 / 4 0 5", "--board", "3x2"])
             .args(args)
             .current_dir(self.path())
-            .env_remove("NPUZZLE_DATA_DIR")
             .env_remove("XDG_CACHE_HOME")
             .env("HOME", self.path());
         for (name, value) in env {
             command.env(name, value);
         }
-        let out = command.output().unwrap();
+        let out = command.output();
         assert_eq!(
             out.status.code(),
             Some(0),

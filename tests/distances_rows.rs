@@ -4,7 +4,7 @@
 //! a deep check, and neighbour-checked); bad rows are reported first in row order with the
 //! parser's message, never a panic.
 
-mod oracles;
+mod references;
 mod reseal;
 
 use npuzzle::answer::DEEP_CHECK_ROWS;
@@ -93,7 +93,7 @@ fn every_state_of_the_small_boards_for_a_goal_with_the_blank_first() {
     let oracle = Oracle::in_memory();
     // Up to 8 cells (3x3 is above; 2x5 and 5x2 would add 7 million rows to a debug test):
     // fewer rows than DEEP_CHECK_ROWS, so every entry read is checked against its neighbours.
-    for (w, h) in oracles::SMALL_BOARDS
+    for (w, h) in references::SMALL_BOARDS
         .into_iter()
         .filter(|(w, h)| w * h <= 8)
     {
@@ -248,7 +248,7 @@ fn an_edited_entry_is_refused_at_the_first_row_that_reads_it() {
 #[test]
 fn from_row_accepts_exactly_the_permutations() {
     let mut rng = SplitMix64::new(7);
-    for (w, h) in oracles::SMALL_BOARDS {
+    for (w, h) in references::SMALL_BOARDS {
         let board = Board::new(w, h).unwrap();
         let n = board.cells();
         for _ in 0..2_000 {

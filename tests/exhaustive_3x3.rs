@@ -1,9 +1,9 @@
 //! Exhaustive checks of the ranking, the generator and the table over every 3x3 state, plus
 //! the small boards (2x2, 2x3, 3x2) that catch geometry bugs square boards hide.
 
-mod oracles;
+mod references;
 
-use oracles::{assert_first_closer_moves, plain_bfs};
+use references::{assert_first_closer_moves, plain_bfs};
 
 use std::sync::OnceLock;
 

@@ -1,11 +1,11 @@
-//! The generator and the deep consistency check against independent oracles over `State`s
+//! The generator and the deep consistency check against independent references over `State`s
 //! (no ranking arithmetic shared with the code under test except `RankSpace::index` to find
 //! an entry): every small board, every 3x3 blank cell, 1 vs 2 threads, and damaged tables
 //! whose first bad entry must be the one a naive check finds.
 
-mod oracles;
+mod references;
 
-use oracles::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
+use references::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
 
 use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;

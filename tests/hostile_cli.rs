@@ -7,17 +7,15 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-fn npuzzle(args: &[&str], data_dir: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    command
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR");
+use common::TestCommand;
+
+fn npuzzle(args: &[&str], data_dir: &Path) -> TestCommand {
+    let mut command = TestCommand::new();
+    command.args(args).data_dir(data_dir);
     command
 }
 
@@ -59,18 +57,16 @@ fn batch_refuses_an_output_file_that_is_its_input_by_any_name() {
         (q, hard.to_str().unwrap()),
     ] {
         let out = npuzzle(&["batch", input, "-o", output], dir.path())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+            .stdin_from(Stdio::null())
+            .output();
         assert_usage_error(&out, &format!("-o {output} is the input file {input}"));
         assert_eq!(std::fs::read_to_string(&questions).unwrap(), content);
     }
     // Standard input redirected from the output file, with `-` and with no FILE.
     for args in [vec!["batch", "-", "-o", q], vec!["batch", "-o", q]] {
         let out = npuzzle(&args, dir.path())
-            .stdin(std::fs::File::open(&questions).unwrap())
-            .output()
-            .unwrap();
+            .stdin_from(std::fs::File::open(&questions).unwrap())
+            .output();
         assert_usage_error(
             &out,
             &format!("-o {q} is the file standard input reads from"),
@@ -80,9 +76,8 @@ fn batch_refuses_an_output_file_that_is_its_input_by_any_name() {
     // Another file is fine, and so is an output that does not exist yet.
     let answers = dir.path().join("answers.csv");
     let out = npuzzle(&["batch", q, "-o", answers.to_str().unwrap()], dir.path())
-        .stdin(std::fs::File::open(&questions).unwrap())
-        .output()
-        .unwrap();
+        .stdin_from(std::fs::File::open(&questions).unwrap())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let answers = std::fs::read_to_string(&answers).unwrap();
     assert_eq!(answers.lines().count(), 1001);
@@ -108,7 +103,7 @@ fn read_one_line_then_close(mut child: Child) -> Output {
 fn a_reader_that_goes_away_is_no_success_and_nothing_is_said() {
     let dir = tempfile::tempdir().unwrap();
     // The table first, so that its note ("built table ...") is not on stderr.
-    let build = npuzzle(&["build"], dir.path()).output().unwrap();
+    let build = npuzzle(&["build"], dir.path()).output();
     assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
     let lines = 200_000;
     let batch_input = dir.path().join("batch.txt");
@@ -125,12 +120,7 @@ fn a_reader_that_goes_away_is_no_success_and_nothing_is_said() {
         vec!["batch", batch_input.to_str().unwrap(), "-f", "jsonl"],
         vec!["verify", "-f", "jsonl", verify_input.to_str().unwrap()],
     ] {
-        let child = npuzzle(&args, dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = npuzzle(&args, dir.path()).stdin_from(Stdio::null()).spawn();
         let out = read_one_line_then_close(child);
         assert_eq!(out.status.code(), Some(141), "{args:?}: {}", stderr(&out));
         assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
@@ -158,9 +148,8 @@ fn threads_over_the_limit_are_a_usage_error() {
         vec!["batch", "--threads", "0"],
     ] {
         let out = npuzzle(&args, dir.path())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+            .stdin_from(Stdio::null())
+            .output();
         let needle = if args[2] == "0" {
             "at least 1".to_string()
         } else {
@@ -222,12 +211,7 @@ fn run_fed(
     data_dir: &Path,
     feed: impl FnOnce(&mut ChildStdin) -> std::io::Result<()> + Send + 'static,
 ) -> (Output, u64) {
-    let mut child = npuzzle(args, data_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = npuzzle(args, data_dir).stdin_from(Stdio::piped()).spawn();
     let peak = PeakMemory::watch(child.id());
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {

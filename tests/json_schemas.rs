@@ -3,11 +3,13 @@
 //! `null` for a missing value. The cases reach the rows with nulls (errors, unsolvable pairs,
 //! each verdict), not only the happy path.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
+
+use common::TestCommand;
 
 fn schema(name: &str) -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,21 +21,11 @@ fn schema(name: &str) -> jsonschema::Validator {
 
 /// Runs `npuzzle ARGS` with `stdin`, in its own data directory; returns stdout's lines.
 fn run(dir: &Path, args: &[&str], stdin: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let out = TestCommand::new()
         .args(args)
         .env("NPUZZLE_DATA_DIR", dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .stdin(stdin)
+        .output();
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
         "{args:?}: {}",

@@ -5,6 +5,8 @@
 //! counts committed in `data/korf50_24-results.txt` (IDA* is deterministic), and every line
 //! of that file replays to the goal at the published length.
 
+mod references;
+
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::instance_set;
@@ -17,8 +19,7 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
     let board = Board::new(5, 5).unwrap();
     let goal = State::canonical_goal(board, 0);
     let root = env!("CARGO_MANIFEST_DIR");
-    let text = std::fs::read_to_string(format!("{root}/data/korf50_24.txt")).unwrap();
-    let mut set = instance_set::parse_instances(&text, board).unwrap();
+    let mut set = references::instance_file("korf50_24.txt", board);
     let results = std::fs::read_to_string(format!("{root}/data/korf50_24-results.txt")).unwrap();
     // Every committed line replays to the goal at the published length.
     let finished = instance_set::parse_results(&results, &set, &goal).unwrap();
@@ -52,4 +53,23 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
         compared >= 2,
         "fewer than two of the five are in the results file"
     );
+}
+
+#[test]
+fn the_file_holds_50_solvable_24_puzzles_whose_manhattan_distance_matches_its_column() {
+    let set = references::korf50_24();
+    assert_eq!(set.len(), 50);
+    let goal = State::canonical_goal(Board::new(5, 5).unwrap(), 0);
+    let manhattan = npuzzle::heuristic::Manhattan::new(&goal);
+    for instance in &set {
+        assert_eq!(instance.goal, goal);
+        assert!(instance.start.can_reach(&goal), "#{}", instance.id);
+        let h = npuzzle::Heuristic::estimate(&manhattan, &instance.start);
+        assert_eq!(h, instance.manhattan, "#{}", instance.id);
+        assert!(
+            h <= instance.optimal && h % 2 == instance.optimal % 2,
+            "#{}",
+            instance.id
+        );
+    }
 }

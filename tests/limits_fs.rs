@@ -3,6 +3,7 @@
 //! a symbolic link another user planted in a sticky, world-writable directory is refused.
 
 #[allow(dead_code)] // this binary uses only `is_root` and `NOBODY`
+mod common;
 mod unprivileged;
 
 use std::os::unix::fs::PermissionsExt;
@@ -10,6 +11,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use std::io::Write;
+
+use common::TestCommand;
 
 /// `echo 123456780 | RAYON_NUM_THREADS=100000 npuzzle batch -` under an address-space limit
 /// that 100,000 thread stacks (2 MiB each) cannot fit in but the cap's threads (at most
@@ -74,15 +77,7 @@ fn a_data_directory_through_another_users_link_in_a_shared_directory_is_refused(
     let target = root.path().join("private");
     std::fs::create_dir(&target).unwrap();
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let npuzzle = |dir: &Path, args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-            .args(args)
-            .arg("--data-dir")
-            .arg(dir)
-            .env_remove("NPUZZLE_DATA_DIR")
-            .output()
-            .unwrap()
-    };
+    let npuzzle = |dir: &Path, args: &[&str]| TestCommand::new().args(args).data_dir(dir).output();
 
     // The user's own link in the shared directory: followed.
     let own = shared.join("mine");

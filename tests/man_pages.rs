@@ -1,14 +1,14 @@
 //! `npuzzle man`: one page per command with its options and examples, `--dir` writes them
 //! all, and no page names a page that was not written.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::process::Command;
+
+use common::TestCommand;
 
 fn npuzzle(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .output()
-        .unwrap()
+    TestCommand::new().args(args).output()
 }
 
 /// The long options `npuzzle COMMAND --help` lists.

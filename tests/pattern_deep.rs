@@ -5,13 +5,15 @@
 //! used) instead of answering, `check --deep` reports it, and `check FILE` describes a valid
 //! database.
 
+mod common;
 mod reseal;
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 
+use common::TestCommand;
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::{Partition, PatternDamage, PatternDatabase};
 use npuzzle::search::{self, Algorithm};
@@ -176,11 +178,7 @@ fn raised_or_lowered_entries_of_a_small_database_fail_the_deep_check() {
 }
 
 fn npuzzle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .output()
-        .expect("the binary runs")
+    TestCommand::new().args(args).output()
 }
 
 fn text(bytes: &[u8]) -> String {

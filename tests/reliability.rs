@@ -1,20 +1,18 @@
 //! Reliability of the table files under races and in awkward places.
 
+mod common;
 mod unprivileged;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
+use common::TestCommand;
 use npuzzle::table::file;
 use npuzzle::{Board, State};
 
-fn npuzzle(data_dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    command
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR");
+fn npuzzle(data_dir: &Path, args: &[&str]) -> TestCommand {
+    let mut command = TestCommand::new();
+    command.args(args).data_dir(data_dir);
     command
 }
 
@@ -38,11 +36,7 @@ fn concurrent_builds_into_one_directory_all_succeed_and_leave_a_valid_table() {
             } else {
                 &["distance", "867254301"]
             };
-            npuzzle(dir.path(), args)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
+            npuzzle(dir.path(), args).spawn()
         })
         .collect();
     for (i, child) in children.into_iter().enumerate() {
@@ -72,7 +66,7 @@ fn concurrent_builds_into_one_directory_all_succeed_and_leave_a_valid_table() {
 #[test]
 fn a_reader_during_rebuilds_never_sees_a_half_written_table() {
     let dir = tempfile::tempdir().unwrap();
-    let status = npuzzle(dir.path(), &["build"]).output().unwrap().status;
+    let status = npuzzle(dir.path(), &["build"]).output().status;
     assert!(status.success());
     let path = table_path(dir.path());
     let mut writer = Command::new("sh")
@@ -102,24 +96,14 @@ fn a_reader_during_rebuilds_never_sees_a_half_written_table() {
 #[test]
 fn concurrent_queries_on_a_damaged_table_all_answer_and_leave_it_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(npuzzle(dir.path(), &["build"])
-        .output()
-        .unwrap()
-        .status
-        .success());
+    assert!(npuzzle(dir.path(), &["build"]).output().status.success());
     let path = table_path(dir.path());
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x10;
     std::fs::write(&path, &bytes).unwrap();
     let children: Vec<_> = (0..6)
-        .map(|_| {
-            npuzzle(dir.path(), &["distance", "867254301"])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
+        .map(|_| npuzzle(dir.path(), &["distance", "867254301"]).spawn())
         .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();
@@ -132,9 +116,7 @@ fn concurrent_queries_on_a_damaged_table_all_answer_and_leave_it_repaired() {
 fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(table_path(dir.path())).unwrap();
-    let out = npuzzle(dir.path(), &["distance", "867254301"])
-        .output()
-        .unwrap();
+    let out = npuzzle(dir.path(), &["distance", "867254301"]).output();
     assert_eq!(text(&out.stdout), "31\n");
     assert!(
         text(&out.stderr).contains("is a directory"),
@@ -148,9 +130,7 @@ fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answ
         let looped = tempfile::tempdir().unwrap();
         let path = table_path(looped.path());
         std::os::unix::fs::symlink(&path, &path).unwrap();
-        let out = npuzzle(looped.path(), &["distance", "867254301"])
-            .output()
-            .unwrap();
+        let out = npuzzle(looped.path(), &["distance", "867254301"]).output();
         assert_eq!(text(&out.stdout), "31\n");
         assert!(
             text(&out.stderr).contains("cannot read table"),
@@ -170,9 +150,7 @@ fn a_table_path_that_is_a_directory_or_a_symlink_loop_gets_a_message_and_an_answ
 fn a_missing_nested_data_directory_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let nested = dir.path().join("a b").join("c");
-    let out = npuzzle(&nested, &["distance", "123456708"])
-        .output()
-        .unwrap();
+    let out = npuzzle(&nested, &["distance", "123456708"]).output();
     assert_eq!(text(&out.stdout), "1\n", "{}", text(&out.stderr));
     file::open(&table_path(&nested)).unwrap();
 }
@@ -269,10 +247,8 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
         let path = dir.join(npuzzle::store::file::file_name(&goal));
         for (damage, bytes) in &damages {
             std::fs::write(&path, bytes).unwrap();
-            let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-            command
-                .args(["distance", start, "--goal", "012345678"])
-                .env_remove("NPUZZLE_DATA_DIR");
+            let mut command = TestCommand::new();
+            command.args(["distance", start, "--goal", "012345678"]);
             match how {
                 "--data-dir" => {
                     command.arg("--data-dir").arg(&dir);
@@ -282,7 +258,7 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
                 }
                 _ => {}
             }
-            let out = command.output().unwrap();
+            let out = command.output();
             assert_eq!(
                 text(&out.stdout).trim(),
                 exact,
@@ -294,11 +270,7 @@ fn damaged_tables_are_rebuilt_wherever_the_data_directory_comes_from() {
                 "{how}, {damage}: {}",
                 text(&out.stderr)
             );
-            let check = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-                .arg("check")
-                .arg(&path)
-                .output()
-                .unwrap();
+            let check = TestCommand::new().arg("check").arg(&path).output();
             assert_eq!(
                 check.status.code(),
                 Some(0),
@@ -353,7 +325,7 @@ fn a_read_only_data_directory_and_an_unreadable_table_get_a_message_and_an_answe
     let open = temp.path().join("open");
     std::fs::create_dir(&open).unwrap();
     mode(&open, 0o755);
-    let built = npuzzle(&open, &["build"]).output().unwrap();
+    let built = npuzzle(&open, &["build"]).output();
     assert_eq!(built.status.code(), Some(0));
     let table = table_path(&open);
     mode(&table, 0o000);

@@ -3,30 +3,14 @@
 //! [`State::successors`] (no ranks, no relabelling), against the `pathfinding` crate's BFS,
 //! and against A* run on the goal directly.
 
+mod references;
 mod search_support;
-
-use std::collections::{HashMap, VecDeque};
 
 use npuzzle::heuristic::Manhattan;
 use npuzzle::search::astar;
 use npuzzle::{Board, Limits, State};
+use references::plain_bfs as distances_to;
 use search_support::{canonical_tables, Rng};
-
-/// The distance of every state that can reach `goal`, by breadth-first search from it.
-fn distances_to(goal: State) -> HashMap<State, u8> {
-    let mut distance = HashMap::from([(goal, 0u8)]);
-    let mut queue = VecDeque::from([goal]);
-    while let Some(state) = queue.pop_front() {
-        let d = distance[&state];
-        for (_, next) in state.successors() {
-            distance.entry(next).or_insert_with(|| {
-                queue.push_back(next);
-                d + 1
-            });
-        }
-    }
-    distance
-}
 
 #[test]
 fn distances_and_paths_to_random_goals_match_an_independent_search() {

@@ -2,10 +2,13 @@
 //! and gives the same optimal answer; a damaged checkpoint, or one of another search, is
 //! refused with exit 2 and never used.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
+use common::TestCommand;
 use npuzzle::search::checkpoint::Checkpoint;
 
 /// Korf's instance 1 (57 moves): seconds with Manhattan distance on two threads, so a
@@ -13,17 +16,14 @@ use npuzzle::search::checkpoint::Checkpoint;
 const KORF_1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
-fn solve(checkpoint: &Path, start: &str) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+fn solve(checkpoint: &Path, start: &str) -> TestCommand {
+    let mut command = TestCommand::new();
     command
         .args(["solve", start, "--goal", KORF_GOAL, "--no-table"])
         .args(["--algorithm", "idastar", "--heuristic", "manhattan"])
         .args(["--threads", "2", "-f", "json", "--checkpoint"])
         .arg(checkpoint)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .env("NPUZZLE_CHECKPOINT_SECONDS", "0.1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env("NPUZZLE_CHECKPOINT_SECONDS", "0.1");
     command
 }
 
@@ -41,7 +41,7 @@ fn length(output: &Output) -> u64 {
 fn a_killed_solve_resumes_from_its_checkpoint_with_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("korf1.checkpoint");
-    let mut child = solve(&file, KORF_1).spawn().unwrap();
+    let mut child = solve(&file, KORF_1).spawn();
     let began = Instant::now();
     // Wait for a checkpoint with finished subtrees, then kill the search.
     let saved = loop {
@@ -63,11 +63,11 @@ fn a_killed_solve_resumes_from_its_checkpoint_with_the_same_answer() {
     let on_disk = Checkpoint::load(&file).unwrap().expect("still there");
     assert!(on_disk.bound >= saved.bound && on_disk.finished() > 0);
     assert_eq!(on_disk.start.to_string(), saved.start.to_string());
-    let resumed = solve(&file, KORF_1).output().unwrap();
+    let resumed = solve(&file, KORF_1).output();
     assert_eq!(length(&resumed), 57, "Korf's published length");
     // Solved: the checkpoint is gone, and a fresh run gives the same length.
     assert!(!file.exists());
-    assert_eq!(length(&solve(&file, KORF_1).output().unwrap()), 57);
+    assert_eq!(length(&solve(&file, KORF_1).output()), 57);
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
     let file = dir.path().join("c");
     // A sound checkpoint of an easy instance: stopped by a node limit, it stays on disk.
     let easy = "1 2 3 7 4 5 6 11 8 9 10 0 12 13 14 15";
-    let limited = solve(&file, easy).arg("--limit").arg("1").output().unwrap();
+    let limited = solve(&file, easy).arg("--limit").arg("1").output();
     assert!(!file.exists() || Checkpoint::load(&file).is_ok());
     let mut sound = Checkpoint::load(&file).unwrap().unwrap_or_else(|| {
         panic!(
@@ -87,7 +87,7 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
     // Damaged: one byte changed.
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replacen("bound ", "bound 1", 1)).unwrap();
-    let out = solve(&file, easy).output().unwrap();
+    let out = solve(&file, easy).output();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -96,11 +96,11 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
     );
     // Not a checkpoint at all.
     std::fs::write(&file, "hello\n").unwrap();
-    assert_eq!(solve(&file, easy).output().unwrap().status.code(), Some(2));
+    assert_eq!(solve(&file, easy).output().status.code(), Some(2));
     // Sound, but of another start.
     sound.start = KORF_1.parse().unwrap();
     sound.save(&file).unwrap();
-    let out = solve(&file, easy).output().unwrap();
+    let out = solve(&file, easy).output();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("another search"), "{stderr}");

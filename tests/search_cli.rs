@@ -2,10 +2,12 @@
 //! `compare`, and the exit codes (1 unsolvable or gave up, 2 usage). Expected answers come from
 //! the library (a table built in memory, or a search), never typed in.
 
+mod common;
 mod search_support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::TestCommand;
 use npuzzle::heuristic::LinearConflict;
 use npuzzle::search::idastar;
 use npuzzle::{Board, Limits, Move, State};
@@ -13,12 +15,7 @@ use search_support::{table, Rng};
 
 fn npuzzle(args: &[&str]) -> (Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(args)
-        .output()
-        .unwrap();
+    let output = TestCommand::new().data_dir(dir.path()).args(args).output();
     (output, dir)
 }
 

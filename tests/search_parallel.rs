@@ -2,7 +2,7 @@
 //! 3x4 on sampled states, and against the published lengths of the ten easiest of Korf's 100,
 //! at 1, 2 and 4 threads; the deterministic mode against the sequential search's path.
 
-mod common;
+mod references;
 mod search_support;
 
 use npuzzle::heuristic::{Heuristic, LinearConflict, Manhattan};
@@ -21,15 +21,9 @@ fn parallel_idastar<H: Heuristic + Sync>(start: &State, h: &H, limits: Limits) -
 
 /// The `count` easiest of Korf's 100: start, goal and published length.
 fn korf(count: usize) -> Vec<(State, State, usize)> {
-    common::easiest_korf_instances(count)
+    references::easiest(references::korf100(), count)
         .into_iter()
-        .map(|i| {
-            (
-                i.start.parse().unwrap(),
-                i.goal.parse().unwrap(),
-                i.optimal as usize,
-            )
-        })
+        .map(|i| (i.start, i.goal, i.optimal as usize))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! --ignored`) adds all 100: about 15 s on two cores, so `.ci/run` runs it after `cargo test`.
 
 #[allow(dead_code)] // this binary uses only the Korf helpers
-mod common;
+mod references;
 
 use std::ops::ControlFlow;
 use std::sync::{Arc, OnceLock};
@@ -40,13 +40,14 @@ fn korf_6_6_3() -> &'static PatternHeuristic {
 fn solve_korf(count: usize, h: &PatternHeuristic) {
     let goal = *h.goal();
     let (mut nodes, mut time) = (0u64, 0f64);
-    for instance in common::easiest_korf_instances(count) {
-        let start = State::parse(&instance.start, Some(goal.board())).unwrap();
+    for instance in references::easiest(references::korf100(), count) {
+        let start = instance.start;
+        assert_eq!(instance.goal, goal);
         let result = search::run_with(Algorithm::IdaStar, h, &start, Limits::default());
         let solution = result.solution().expect("solvable, no limit");
         assert_eq!(
-            solution.len() as u64,
-            instance.optimal,
+            solution.len(),
+            instance.optimal as usize,
             "{}",
             instance.start
         );
@@ -72,11 +73,11 @@ fn the_6_6_3_bound_never_exceeds_the_published_optimum_and_reflection_only_raise
     let reflected = korf_6_6_3();
     assert!(!plain.is_reflected() && reflected.is_reflected());
     let mut raised = 0;
-    for instance in common::easiest_korf_instances(100) {
-        let start = State::parse(&instance.start, Some(goal.board())).unwrap();
+    for instance in references::korf100() {
+        let start = instance.start;
         let (a, b) = (plain.estimate(&start), reflected.estimate(&start));
-        assert!(a <= b && b as u64 <= instance.optimal, "{}", instance.start);
-        assert_eq!(b as u64 % 2, instance.optimal % 2);
+        assert!(a <= b && b <= instance.optimal, "{}", instance.start);
+        assert_eq!(b % 2, instance.optimal % 2);
         raised += (b > a) as u32;
     }
     assert!(raised > 0, "reflection never helped on 100 instances");

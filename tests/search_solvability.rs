@@ -2,21 +2,15 @@
 //! search over [`State::successors`] (no ranks, no parity) from a goal, then every permutation
 //! of the board's tiles is reachable exactly when the rule says so.
 
-use std::collections::{HashSet, VecDeque};
+mod references;
+
+use std::collections::HashSet;
 
 use npuzzle::{Board, RankSpace, State};
 
+/// Every state that can reach `goal`, by the tests' breadth-first search.
 fn reachable_from(goal: State) -> HashSet<State> {
-    let mut seen = HashSet::from([goal]);
-    let mut queue = VecDeque::from([goal]);
-    while let Some(state) = queue.pop_front() {
-        for (_, next) in state.successors() {
-            if seen.insert(next) {
-                queue.push_back(next);
-            }
-        }
-    }
-    seen
+    references::plain_bfs(goal).into_keys().collect()
 }
 
 fn check_board(w: usize, h: usize, goal_blanks: &[usize]) {

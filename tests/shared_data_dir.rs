@@ -1,13 +1,15 @@
 //! Processes sharing one empty data directory (Dask workers, a cluster's shared path) build
 //! each database file once: the first takes the file's lock, the others wait and open it.
 
-use std::process::{Command, Stdio};
+mod common;
+
+use common::TestCommand;
 
 #[test]
 fn two_processes_on_one_empty_directory_build_each_file_once() {
     let dir = tempfile::tempdir().unwrap();
     let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        TestCommand::new()
             .args(["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"])
             .args([
                 "--heuristic",
@@ -17,13 +19,8 @@ fn two_processes_on_one_empty_directory_build_each_file_once() {
                 "-f",
                 "moves",
             ])
-            .arg("--data-dir")
-            .arg(dir.path())
-            .env_remove("NPUZZLE_DATA_DIR")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .data_dir(dir.path())
             .spawn()
-            .unwrap()
     };
     let (a, b) = (spawn(), spawn());
     let outputs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use common::TestCommand;
 use npuzzle::store::file::file_name;
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
@@ -20,13 +21,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn npuzzle(data_dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle"));
-    command
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR");
+fn npuzzle(data_dir: &Path, args: &[&str]) -> TestCommand {
+    let mut command = TestCommand::new();
+    command.args(args).data_dir(data_dir);
     command
 }
 
@@ -131,7 +128,7 @@ fn in_the_users_own_directory_an_edited_entry_is_refused_where_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
     plant(dir.path());
     for args in [["distance", "012345678"], ["solve", "012345678"]] {
-        let out = npuzzle(dir.path(), &args).output().unwrap();
+        let out = npuzzle(dir.path(), &args).output();
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(text(&out.stdout), "");
@@ -141,11 +138,9 @@ fn in_the_users_own_directory_an_edited_entry_is_refused_where_it_is_read() {
         );
     }
     // check --deep names it; a state the edit does not touch is still answered.
-    let out = npuzzle(dir.path(), &["check", "--deep"]).output().unwrap();
+    let out = npuzzle(dir.path(), &["check", "--deep"]).output();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let out = npuzzle(dir.path(), &["distance", "867254301"])
-        .output()
-        .unwrap();
+    let out = npuzzle(dir.path(), &["distance", "867254301"]).output();
     assert_eq!(text(&out.stdout), "31\n", "{}", text(&out.stderr));
 }
 
@@ -168,7 +163,7 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
     for path in [&fifo, &link] {
         let mut check = npuzzle(dir.path(), &["check"]);
         check.arg(path);
-        let out = common::output_within(check, "", limit);
+        let out = check.stdin("").within(limit).output();
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert!(
             text(&out.stderr).contains("not a regular file"),
@@ -188,7 +183,10 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
                 .unwrap()
                 .success()),
         }
-        let out = common::output_within(npuzzle(dir.path(), &["distance", "867254301"]), "", limit);
+        let out = npuzzle(dir.path(), &["distance", "867254301"])
+            .stdin("")
+            .within(limit)
+            .output();
         assert_eq!(text(&out.stdout), "31\n", "{place}: {}", text(&out.stderr));
         assert!(
             text(&out.stderr).contains("rebuilt"),
@@ -205,7 +203,10 @@ fn a_fifo_in_a_tables_place_never_blocks_and_is_replaced() {
             .status()
             .unwrap()
             .success());
-        let out = common::output_within(npuzzle(dir.path(), &["batch", "-"]), "867254301\n", limit);
+        let out = npuzzle(dir.path(), &["batch", "-"])
+            .stdin("867254301\n")
+            .within(limit)
+            .output();
         assert_eq!(out.status.code(), Some(0), "{place}: {}", text(&out.stderr));
         assert!(
             text(&out.stdout).contains("867254301,123456780,31"),
@@ -225,13 +226,12 @@ fn the_fallback_is_the_home_cache_never_the_temporary_directory() {
     let home = temp.path().join("home");
     std::fs::create_dir(&tmp).unwrap();
     std::fs::create_dir(&home).unwrap();
-    let out = Command::new(&binary)
+    let out = TestCommand::of(&binary)
         .args(["distance", "867254301"])
         .env_clear()
         .env("HOME", &home)
         .env("TMPDIR", &tmp)
-        .output()
-        .unwrap();
+        .output();
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(text(&out.stdout), "31\n");
@@ -258,7 +258,7 @@ fn the_fallback_is_the_home_cache_never_the_temporary_directory() {
 fn a_directory_npuzzle_creates_is_private_and_old_temporaries_are_cleaned() {
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path().join("new").join("data");
-    let out = npuzzle(&dir, &["distance", "867254301"]).output().unwrap();
+    let out = npuzzle(&dir, &["distance", "867254301"]).output();
     assert_eq!(text(&out.stdout), "31\n", "{}", text(&out.stderr));
     for created in [&dir, &temp.path().join("new")] {
         let mode = std::fs::metadata(created).unwrap().permissions().mode() & 0o777;
@@ -279,7 +279,7 @@ fn a_directory_npuzzle_creates_is_private_and_old_temporaries_are_cleaned() {
         .unwrap()
         .set_modified(two_hours_ago)
         .unwrap();
-    let out = npuzzle(&dir, &["build"]).output().unwrap();
+    let out = npuzzle(&dir, &["build"]).output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!old.exists());
     assert!(fresh.exists() && other.exists());

@@ -7,18 +7,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::TestCommand;
 use npuzzle::{Board, State};
 
 fn npuzzle(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .output()
-        .expect("the binary runs")
+    TestCommand::new().args(args).data_dir(data_dir).output()
 }
 
 fn stdout(output: &Output) -> String {
@@ -266,14 +261,12 @@ fn a_5x5_search_without_a_limit_says_how_to_set_one() {
 fn a_plot_without_a_font_says_how_to_get_one() {
     let dir = data_dir();
     let svg = dir.path().join("plot.svg");
-    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    let out = TestCommand::new()
         .args(["stats", "--board", "2x2", "--svg"])
         .arg(&svg)
-        .arg("--data-dir")
-        .arg(dir.path())
+        .data_dir(dir.path())
         .env("NPUZZLE_FONT", dir.path().join("no-such-font.ttf"))
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("NPUZZLE_FONT"), "{err}");
@@ -295,14 +288,12 @@ fn an_installed_copy_never_writes_into_the_checkout() {
         npuzzle::store::file::file_name(&npuzzle::State::canonical_goal("5x2".parse().unwrap(), 8));
     let checkout_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let existed = checkout_data.join(&table).exists();
-    let out = Command::new(&binary)
+    let out = TestCommand::of(&binary)
         .args(["distance", "2 1 3 4 5 / 6 7 0 8 9", "--goal", goal])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NPUZZLE_DATA_DIR")
         .env_remove("XDG_CACHE_HOME")
         .env("HOME", home.path())
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "1\n");
     let cached = home.path().join(".cache").join("npuzzle").join(&table);

@@ -4,16 +4,15 @@
 //! `unverified`, saying so, and the other lines are judged.
 
 mod common;
+mod references;
 
 use npuzzle::heuristic::LinearConflict;
 use npuzzle::search::idastar;
 use npuzzle::{Limits, Move, State};
 
 /// An optimal move string for `start` to `goal`, found by the library (not by the binary).
-fn optimal_moves(start: &str, goal: &str) -> String {
-    let start: State = start.parse().unwrap();
-    let goal: State = goal.parse().unwrap();
-    let found = idastar(&start, &LinearConflict::new(&goal), Limits::default());
+fn optimal_moves(start: &State, goal: &State) -> String {
+    let found = idastar(start, &LinearConflict::new(goal), Limits::default());
     found.solution().expect("solvable").moves_string()
 }
 
@@ -34,18 +33,19 @@ fn verify_jsonl(input: &str, args: &[&str]) -> (Option<i32>, Vec<serde_json::Val
 
 #[test]
 fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
-    let korf = common::easiest_korf_instances(2);
+    let korf = references::easiest(references::korf100(), 2);
     let (a, b) = (&korf[0], &korf[1]);
     let moves = optimal_moves(&a.start, &a.goal);
     assert_eq!(
-        moves.len() as u64,
-        a.optimal,
+        moves.len(),
+        a.optimal as usize,
         "the library agrees with Korf"
     );
     // Korf's goal has the blank top-left: `R` then `L` there is legal and returns.
     let detour = format!("{moves}RL");
     // Two tiles swapped: the other parity class, so no solution exists.
-    let mut tiles: Vec<&str> = a.start.split(' ').collect();
+    let start = a.start.to_string();
+    let mut tiles: Vec<&str> = start.split(' ').collect();
     let (i, j) = if tiles[0] != "0" && tiles[1] != "0" {
         (0, 1)
     } else {
@@ -101,15 +101,15 @@ fn fifteen_puzzle_claims_get_every_verdict_against_published_optimal_lengths() {
         ],
         "{rows:#?}"
     );
-    assert_eq!(rows[0]["exact"].as_u64(), Some(a.optimal));
+    assert_eq!(rows[0]["exact"].as_u64(), Some(u64::from(a.optimal)));
     assert_eq!(rows[1]["by"].as_u64(), Some(2));
-    assert_eq!(rows[2]["exact"].as_u64(), Some(b.optimal));
+    assert_eq!(rows[2]["exact"].as_u64(), Some(u64::from(b.optimal)));
     assert_eq!(rows[4]["exact"], "unsolvable");
 }
 
 #[test]
 fn a_line_whose_search_reaches_the_limit_is_unverified_and_the_others_are_judged() {
-    let korf = common::easiest_korf_instances(1);
+    let korf = references::easiest(references::korf100(), 1);
     let instance = &korf[0];
     let input = format!(
         "start,goal,length\n{},{},{}\n867254301,123456780,31\n",
@@ -149,9 +149,9 @@ fn a_line_whose_search_reaches_the_limit_is_unverified_and_the_others_are_judged
 fn without_the_distance_illegal_moves_and_wrong_ends_are_still_judged() {
     // A node limit of one: no search can finish, so every verdict here comes from the
     // claim alone.
-    let korf = common::easiest_korf_instances(1);
+    let korf = references::easiest(references::korf100(), 1);
     let instance = &korf[0];
-    let start: State = instance.start.parse().unwrap();
+    let start = instance.start;
     let illegal = Move::ALL
         .into_iter()
         .find(|&mv| start.apply(mv).is_none())

@@ -20,7 +20,7 @@ pub fn data_dir_from_env() -> Option<PathBuf> {
 /// `{FOLDERID_LocalAppData}\npuzzle` on Windows. `None` where the platform has none (no home
 /// directory). Never a shared, predictable place such as the temporary directory, which
 /// another user could create first and fill with tables of their choosing (see
-/// ARCHITECTURE.md, "Trust model").
+/// docs/trust-model.md).
 pub fn platform_data_dir() -> Option<PathBuf> {
     dirs::cache_dir().map(|cache| cache.join("npuzzle"))
 }

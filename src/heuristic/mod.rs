@@ -148,7 +148,8 @@ macro_rules! scalar_heuristic {
 }
 pub(crate) use scalar_heuristic;
 
-/// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict`.
+/// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict` and
+/// `pdb` (pattern databases, which must be built first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum HeuristicKind {

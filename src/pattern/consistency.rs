@@ -21,7 +21,7 @@
 //!
 //! Every rule holds for a correct database, so a failure is damage. The rules are necessary,
 //! not sufficient: an entry raised where every lower neighbour's free cells are walled apart
-//! can pass (ARCHITECTURE.md, "Trust model", says what this defends against). One pass over
+//! can pass (docs/trust-model.md says what this defends against). One pass over
 //! the placements on rayon, each unranked and its neighbours' ranks carried by [`RankDelta`];
 //! the first damage in rank order is reported, whatever the thread count.
 

@@ -1,21 +1,13 @@
-//! Plain breadth-first search over states from the start: no heuristic, no table. The node
-//! vector doubles as the FIFO queue; a hash set of packed states ([`pack`]) keeps each state
+//! Plain breadth-first search over states from the start: no heuristic, no table. The search
+//! [`Tree`], in creation order, doubles as the FIFO queue; a hash set of packed states ([`pack`]) keeps each state
 //! to one visit, and the goal is recognised when generated. Optimal, and memory grows with
 //! every state within the solution's depth, so it suits small boards.
 
 use rustc_hash::FxHashSet;
 
-use super::{pack, rebuild_path, unsolvable, Budget, Limits, Outcome, SearchResult};
-use crate::board::Move;
+use super::tree::{NodeId, Tree};
+use super::{pack, unsolvable, Budget, Limits, Outcome, SearchResult};
 use crate::state::State;
-
-const ROOT: u32 = u32::MAX;
-
-struct Node {
-    state: State,
-    parent: u32,
-    mv: Move,
-}
 
 /// Finds a shortest path from `start` to `goal` by breadth-first search.
 ///
@@ -26,54 +18,29 @@ pub fn bfs(start: &State, goal: &State, limits: Limits) -> SearchResult {
     if !start.can_reach(goal) {
         return unsolvable(std::time::Instant::now());
     }
-    let link = |nodes: &[Node], i: u32| {
-        let n = &nodes[i as usize];
-        (n.parent != ROOT).then_some((n.parent, n.mv))
-    };
-    let mut nodes = vec![Node {
-        state: *start,
-        parent: ROOT,
-        mv: Move::Up,
-    }];
+    let mut tree = Tree::new(*start, ());
     if start == goal {
-        return budget.finish(
-            Outcome::Solved(rebuild_path(start, 0, |i| link(&nodes, i))),
-            0,
-            0,
-        );
+        return budget.finish(Outcome::Solved(tree.path(start, NodeId::ROOT)), 0, 0);
     }
     let mut seen: FxHashSet<u128> = FxHashSet::default();
     seen.insert(pack(start));
     let (mut expanded, mut generated) = (0u64, 0u64);
-    let mut head = 0usize;
-    while head < nodes.len() {
+    // The tree in creation order is the FIFO queue: `head` is the next node to expand.
+    let mut head = 0u32;
+    while (head as usize) < tree.len() {
         if let Some(limit) = budget.exhausted(expanded) {
             return budget.finish(Outcome::GaveUp(limit), expanded, generated);
         }
         expanded += 1;
-        let (state, parent, back) = {
-            let n = &nodes[head];
-            (n.state, n.parent, n.mv.inverse())
-        };
-        for mv in Move::ALL {
-            if parent != ROOT && mv == back {
-                continue;
-            }
-            let Some(next) = state.apply(mv) else {
-                continue;
-            };
+        let id = NodeId::from_bits(head);
+        for (mv, next) in tree.children(id) {
             generated += 1;
             if !seen.insert(pack(&next)) {
                 continue;
             }
-            nodes.push(Node {
-                state: next,
-                parent: head as u32,
-                mv,
-            });
+            let child = tree.push(id, mv, next, ());
             if next == *goal {
-                let last = nodes.len() as u32 - 1;
-                let solution = rebuild_path(start, last, |i| link(&nodes, i));
+                let solution = tree.path(start, child);
                 return budget.finish(Outcome::Solved(solution), expanded, generated);
             }
         }

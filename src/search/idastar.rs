@@ -1,7 +1,9 @@
 //! IDA* (Korf, 1985): depth-first search bounded by `g + h`, the bound raised to the smallest
 //! value that exceeded it until the goal is reached. Optimal with an admissible heuristic, and
 //! its memory is the current path only, so it is the fallback for boards too large for A*.
-//! With linear conflict it solves typical random 15-puzzle instances in seconds.
+//! With linear conflict it solves typical random 15-puzzle instances in seconds; with the
+//! additive pattern databases ([`crate::heuristic::PatternHeuristic`]) it solves all of Korf's
+//! 100 and the easier 24-puzzles.
 //!
 //! The state is changed in place and the heuristic updated per move (see
 //! [`Heuristic::update`]); no node allocates.

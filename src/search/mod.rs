@@ -25,6 +25,7 @@ pub mod checkpoint;
 mod parallel;
 pub mod prune;
 pub mod split;
+mod tree;
 
 pub use astar::astar;
 pub use bfs::bfs;
@@ -38,7 +39,6 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::board::Move;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, Manhattan, Misplaced, PatternHeuristic,
 };
@@ -557,20 +557,4 @@ pub(crate) fn unsolvable(began: Instant) -> SearchResult {
         generated: 0,
         elapsed: began.elapsed(),
     }
-}
-
-/// Follows parent links from node `last` back to the root and replays the moves from `start`.
-pub(crate) fn rebuild_path(
-    start: &State,
-    last: u32,
-    link: impl Fn(u32) -> Option<(u32, Move)>,
-) -> Solution {
-    let mut moves = Vec::new();
-    let mut node = last;
-    while let Some((parent, mv)) = link(node) {
-        moves.push(mv);
-        node = parent;
-    }
-    moves.reverse();
-    Solution::from_moves(*start, moves).expect("moves recorded by a search are legal")
 }

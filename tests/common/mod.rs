@@ -1,37 +1,246 @@
-//! Helpers shared by the integration tests that drive the `npuzzle` binary.
+//! Helpers shared by the integration tests that drive the `npuzzle` binary: [`TestCommand`],
+//! the one way a test runs it (in the manner of ripgrep's `TestCommand`), and the readers of
+//! what it printed.
+#![allow(dead_code)] // each test binary uses some of these
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// One run of the `npuzzle` binary, built up and then run: arguments, environment, standard
+/// input, a time limit. Every run starts without `NPUZZLE_DATA_DIR` (a developer's own
+/// setting must not leak into a test); a test that wants one sets it with [`TestCommand::env`].
+///
+/// ```ignore
+/// let run = TestCommand::new().args(["distance", "867254301"]).data_dir(dir).expect_code(0);
+/// assert_eq!(run.stdout(), "31\n");
+/// ```
+pub struct TestCommand {
+    command: Command,
+    stdin: Option<Vec<u8>>,
+    stdin_from: Option<Stdio>,
+    within: Option<Duration>,
+}
+
+impl TestCommand {
+    /// The binary this test run built (`CARGO_BIN_EXE_npuzzle`).
+    pub fn new() -> TestCommand {
+        TestCommand::of(env!("CARGO_BIN_EXE_npuzzle"))
+    }
+
+    /// Another copy of the binary (one copied out of `target/`, as `cargo install` leaves it).
+    pub fn of(program: impl AsRef<OsStr>) -> TestCommand {
+        let mut command = Command::new(program);
+        command.env_remove("NPUZZLE_DATA_DIR");
+        TestCommand {
+            command,
+            stdin: None,
+            stdin_from: None,
+            within: None,
+        }
+    }
+
+    pub fn arg(&mut self, arg: impl AsRef<OsStr>) -> &mut TestCommand {
+        self.command.arg(arg);
+        self
+    }
+
+    pub fn args<I, S>(&mut self, args: I) -> &mut TestCommand
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.command.args(args);
+        self
+    }
+
+    /// `--data-dir DIR`, at this point of the arguments (the binary reads it before or after
+    /// the subcommand).
+    pub fn data_dir(&mut self, dir: impl AsRef<Path>) -> &mut TestCommand {
+        self.command.arg("--data-dir").arg(dir.as_ref());
+        self
+    }
+
+    pub fn env(&mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> &mut TestCommand {
+        self.command.env(key, value);
+        self
+    }
+
+    pub fn env_remove(&mut self, key: impl AsRef<OsStr>) -> &mut TestCommand {
+        self.command.env_remove(key);
+        self
+    }
+
+    pub fn env_clear(&mut self) -> &mut TestCommand {
+        self.command.env_clear();
+        self
+    }
+
+    pub fn current_dir(&mut self, dir: impl AsRef<Path>) -> &mut TestCommand {
+        self.command.current_dir(dir);
+        self
+    }
+
+    /// What the run reads on standard input (without it, standard input is empty, as
+    /// [`Command::output`] leaves it).
+    pub fn stdin(&mut self, input: impl AsRef<[u8]>) -> &mut TestCommand {
+        self.stdin = Some(input.as_ref().to_vec());
+        self
+    }
+
+    /// Standard input from elsewhere: a file, `Stdio::null()`, or `Stdio::piped()` for a
+    /// test that writes it itself after [`Self::spawn`].
+    pub fn stdin_from(&mut self, stdin: impl Into<Stdio>) -> &mut TestCommand {
+        self.stdin_from = Some(stdin.into());
+        self
+    }
+
+    /// The standard input this run gets: piped for [`Self::stdin`]'s bytes, else what
+    /// [`Self::stdin_from`] gave, else nothing (empty).
+    fn stdin_stdio(&mut self) -> Stdio {
+        if self.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            self.stdin_from.take().unwrap_or_else(Stdio::null)
+        }
+    }
+
+    /// Fails the test (rather than hanging it) if the run has not finished within `limit`:
+    /// for the regressions where npuzzle once blocked.
+    pub fn within(&mut self, limit: Duration) -> &mut TestCommand {
+        self.within = Some(limit);
+        self
+    }
+
+    /// Starts the run with its stdout and stderr piped (its stdin as [`Self::stdin_stdio`]
+    /// says; [`Self::stdin`]'s bytes are written here, in full, before returning); for tests
+    /// that run several at once, watch one, or kill one.
+    pub fn spawn(&mut self) -> Child {
+        let stdin = self.stdin_stdio();
+        self.command
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = self.command.spawn().expect("the binary runs");
+        if let Some(input) = self.stdin.clone() {
+            let mut stdin = child.stdin.take().expect("piped");
+            // A child that exits early closes its stdin; what it did not read is its own
+            // business.
+            let _ = stdin.write_all(&input);
+        }
+        child
+    }
+
+    /// Runs it to the end and returns what it printed and its status.
+    pub fn output(&mut self) -> Output {
+        let input = self.stdin.clone();
+        let stdin = self.stdin_stdio();
+        self.command
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = self.command.spawn().expect("the binary runs");
+        // Written from another thread so that a large input cannot deadlock against a full
+        // stdout pipe; a child that exits early closes its stdin, and what it did not read is
+        // its own business.
+        let writer = input.map(|input| {
+            let mut stdin = child.stdin.take().expect("piped");
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(&input);
+            })
+        });
+        if let Some(limit) = self.within {
+            let began = Instant::now();
+            while child
+                .try_wait()
+                .expect("the child can be waited for")
+                .is_none()
+            {
+                if began.elapsed() > limit {
+                    child.kill().expect("the child can be killed");
+                    panic!(
+                        "{:?} did not finish within {limit:?}: it blocked",
+                        self.command
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let output = child.wait_with_output().expect("the binary finishes");
+        if let Some(writer) = writer {
+            writer.join().expect("the writer thread ends");
+        }
+        output
+    }
+
+    /// Runs it to the end.
+    pub fn run(&mut self) -> Run {
+        let output = self.output();
+        Run {
+            what: format!("{:?}", self.command),
+            output,
+        }
+    }
+
+    /// Runs it to the end and fails the test, showing stderr, unless it exits with `code`.
+    pub fn expect_code(&mut self, code: i32) -> Run {
+        let run = self.run();
+        assert_eq!(
+            run.code(),
+            Some(code),
+            "{}: stderr: {}",
+            run.what,
+            run.stderr()
+        );
+        run
+    }
+
+    /// Runs it, expects exit code 0, and returns its stdout.
+    pub fn stdout(&mut self) -> String {
+        self.expect_code(0).stdout()
+    }
+}
+
+/// A finished run: its status and what it printed.
+pub struct Run {
+    /// The command, for messages.
+    pub what: String,
+    pub output: Output,
+}
+
+impl Run {
+    pub fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+
+    /// Stdout, which must be UTF-8.
+    pub fn stdout(&self) -> String {
+        String::from_utf8(self.output.stdout.clone()).expect("UTF-8 stdout")
+    }
+
+    /// Stderr, lossily (a message may quote bytes that are not UTF-8).
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// Every stdout line parsed as a JSON object.
+    pub fn json_lines(&self) -> Vec<serde_json::Value> {
+        json_lines(&self.output)
+    }
+}
 
 /// Runs `npuzzle ARGS --data-dir DIR` with `input` on stdin and waits for it.
-#[allow(dead_code)] // not every test binary drives the binary this way
 pub fn run_with_stdin(args: &[&str], data_dir: &Path, input: impl AsRef<[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+    TestCommand::new()
         .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("NPUZZLE_DATA_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = input.as_ref().to_vec();
-    // Written from another thread so that a large input cannot deadlock against a full stdout
-    // pipe; a child that exits early closes its stdin, and what it did not read is its own
-    // business.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer thread ends");
-    output
+        .data_dir(data_dir)
+        .stdin(input)
+        .output()
 }
 
 /// Parses every stdout line as a JSON object.
-#[allow(dead_code)] // not every test binary reads JSON lines
 pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
     String::from_utf8(output.stdout.clone())
         .expect("UTF-8 output")
@@ -40,81 +249,9 @@ pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// One of Korf's 100 random 15-puzzle instances, with its published optimal length.
-#[allow(dead_code)] // not every test binary solves 15-puzzles
-pub struct KorfInstance {
-    /// The start, tiles separated by spaces.
-    pub start: String,
-    /// Korf's goal: the blank first, then 1..15.
-    pub goal: String,
-    /// The published optimal length.
-    pub optimal: u64,
-}
-
-/// The `count` instances of Korf's 100 (data/korf100.txt) with the fewest IDA* nodes in his
-/// 1985 run: the quickest to solve, so tests stay fast.
-#[allow(dead_code)] // not every test binary solves 15-puzzles
-pub fn easiest_korf_instances(count: usize) -> Vec<KorfInstance> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt"))
-        .expect("data/korf100.txt is part of the repository");
-    let mut rows: Vec<Vec<u64>> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
-        .collect();
-    rows.sort_by_key(|r| r[19]);
-    let join = |tiles: &[u64]| {
-        tiles
-            .iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let goal = join(&(0..16).collect::<Vec<u64>>());
-    rows.iter()
-        .take(count)
-        .map(|r| KorfInstance {
-            start: join(&r[1..17]),
-            goal: goal.clone(),
-            optimal: r[17],
-        })
-        .collect()
-}
-
-/// Runs `command` with `input` on stdin and waits for it, failing the test (not hanging it)
-/// if it has not finished within `limit`: for the regressions where npuzzle once blocked.
-#[allow(dead_code)] // not every test binary guards against a hang
-pub fn output_within(mut command: Command, input: &str, limit: std::time::Duration) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes());
-    let began = std::time::Instant::now();
-    while child
-        .try_wait()
-        .expect("the child can be waited for")
-        .is_none()
-    {
-        if began.elapsed() > limit {
-            child.kill().expect("the child can be killed");
-            panic!("{command:?} did not finish within {limit:?}: it blocked");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("the binary finishes")
-}
-
 /// Runs `npuzzle --data-dir DIR ARGS` on a terminal, through `script` (util-linux), and
 /// returns its exit code and everything it showed (stdout and stderr together, as a terminal
 /// shows them, with the progress bars' carriage returns and escapes).
-#[allow(dead_code)] // not every test binary needs a terminal
 pub fn on_a_terminal(data_dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
     let command = format!(

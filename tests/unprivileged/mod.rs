@@ -1,6 +1,7 @@
 //! Running the binary as a user that file modes and ownership bind: as it is for an ordinary
 //! user, and through `setpriv` as `nobody` (65534) when the tests run as root.
 
+#![allow(dead_code)] // each test binary uses some of these
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
