@@ -5,7 +5,7 @@
 //! what the CLI accepts, and every error is the library's, quoted with the text its columns
 //! refer to.
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
@@ -178,16 +178,26 @@ fn array_into(
     value: &Bound<'_, PyAny>,
     tiles: &mut [u8; MAX_ITEMS],
 ) -> Option<(usize, Option<(usize, usize)>)> {
+    let untyped = value.cast::<PyUntypedArray>().ok()?;
+    if untyped.len() >= MAX_ITEMS {
+        return None;
+    }
+    // Copied without NumPy's borrow tracking (`to_owned_array`: a few bytes), which costs
+    // more than the rest of the call on a row that is a view of a large array.
     macro_rules! try_dtypes {
         ($($t:ty),*) => {$(
-            if let Ok(array) = value.extract::<PyReadonlyArray1<'_, $t>>() {
-                let view = array.as_array();
-                return copy_tiles(view.iter().copied(), view.len(), tiles).map(|n| (n, None));
-            }
-            if let Ok(array) = value.extract::<PyReadonlyArray2<'_, $t>>() {
-                let view = array.as_array();
-                let (h, w) = view.dim();
-                return copy_tiles(view.iter().copied(), w * h, tiles).map(|n| (n, Some((w, h))));
+            match untyped.ndim() {
+                1 => if let Ok(array) = value.cast::<PyArray1<$t>>() {
+                    let view = array.to_owned_array();
+                    return copy_tiles(view.iter().copied(), view.len(), tiles).map(|n| (n, None));
+                },
+                2 => if let Ok(array) = value.cast::<PyArray2<$t>>() {
+                    let view = array.to_owned_array();
+                    let (h, w) = view.dim();
+                    return copy_tiles(view.iter().copied(), w * h, tiles)
+                        .map(|n| (n, Some((w, h))));
+                },
+                _ => return None,
             }
         )*};
     }
