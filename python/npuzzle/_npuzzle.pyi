@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,7 @@ __all__ = [
     "_solution",
     "_task_search",
     "_task_split",
+    "build",
     "data_dir",
     "distance",
     "is_solvable",
@@ -276,6 +277,34 @@ def sample(
 
 def data_dir() -> Optional[pathlib.Path]:
     """The module functions' data directory, or None (tables in memory)."""
+
+def build(
+    what: str = "table",
+    *,
+    board: Optional[str] = None,
+    goal: Optional[_StateLike] = None,
+    all_blanks: bool = False,
+    data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int, str], object]] = None,
+) -> List[pathlib.Path]:
+    """Builds and saves what the command line's `npuzzle build` builds, returning the paths
+    written.
+
+    `what`: "table" (the exact table serving `goal` on a board of at most 12 cells; `board`
+    default 3x3; `all_blanks=True`: one table per blank cell), or a partition's pattern
+    databases: "5-5-5", "6-6-3", "7-8" (4x4) or "6-6-6-6" (5x5), for `goal` (default: tiles
+    in order, blank last; the blank must be in a corner). Files go into `data_dir` (default:
+    `data_dir()`; ValueError when there is none or it may not be used). Each file is checked
+    deeply before it is saved, atomically.
+
+    `progress(done, total, label)` is called on the calling thread with the GIL held, after
+    each table and after each layer of a database: `done` of `total` states (tables) or
+    placements (databases), and what is being built. The build itself runs with the GIL
+    released. An exception raised by `progress`, or KeyboardInterrupt, stops the build at its
+    next report (nothing partial is saved) and is raised from `build`. `threads`: the
+    generator's threads (default: every core). Raises ValueError, TableError.
+    """
 
 def _distances(
     states: npt.NDArray[np.uint8],

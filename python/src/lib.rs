@@ -9,6 +9,7 @@
 //! `Exception` and reads as a crash): every input is validated before it reaches a library
 //! call that could panic on it, and durations, counts and shapes are checked here.
 
+mod build;
 mod convert;
 mod distributed;
 mod errors;
@@ -1106,7 +1107,9 @@ impl Table {
         d.set_item("board", self.goal.board().to_string())?;
         d.set_item(
             "data_dir",
-            self.data_dir.as_ref().map(|p| p.to_string_lossy().into_owned()),
+            self.data_dir
+                .as_ref()
+                .map(|p| p.to_string_lossy().into_owned()),
         )?;
         Ok(d)
     }
@@ -1146,6 +1149,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(_distances, m)?)?;
     m.add_function(wrap_pyfunction!(data_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(build::build, m)?)?;
     distributed::register(m)?;
     Ok(())
 }
