@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::{Partition, PatternDatabase};
-use npuzzle::table::file;
+use npuzzle::store::file;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 use crate::convert::{read_board, read_goal};
@@ -257,7 +257,7 @@ fn run(
                 .map_err(|e| e.to_string())?;
                 let path = dir.join(file::pattern_file_name(goal, tiles));
                 // Deep-checked before the rename, and recorded as verified in the directory.
-                file::save_pattern_database(&path, &db).map_err(|e| e.to_string())?;
+                npuzzle::pattern::file::save_pattern_database(&path, &db).map_err(|e| e.to_string())?;
                 before += placements(tiles.len());
                 paths.push(path);
             }
