@@ -435,7 +435,7 @@ pub struct Oracle {
     /// The pattern heuristic of each board and blank cell asked about (`None`: none there).
     patterns: Mutex<HashMap<(Board, usize), Patterns>>,
     /// The MTM table of each board and blank cell asked about, built in memory.
-    mtm_tables: Mutex<HashMap<(Board, usize), Arc<MtmTable>>>,
+    mtm_tables: slots::Slots<MtmTable>,
     /// The MTM estimate of each goal searched for.
     mtm_estimates: Mutex<HashMap<State, Arc<WalkingDistance>>>,
 }
@@ -456,7 +456,7 @@ impl Oracle {
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
             patterns: Mutex::new(HashMap::new()),
-            mtm_tables: Mutex::new(HashMap::new()),
+            mtm_tables: slots::Slots::new(),
             mtm_estimates: Mutex::new(HashMap::new()),
         }
     }
@@ -473,7 +473,7 @@ impl Oracle {
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
             patterns: Mutex::new(HashMap::new()),
-            mtm_tables: Mutex::new(HashMap::new()),
+            mtm_tables: slots::Slots::new(),
             mtm_estimates: Mutex::new(HashMap::new()),
         }
     }

@@ -12,16 +12,16 @@ use crate::metric::Metric;
 use crate::mtm::search::ida_star;
 use crate::mtm::walking::WalkingDistance;
 use crate::mtm::MtmTable;
-use crate::sample::{self as sampling, Instance, SampleOptions};
+use crate::sample::{self as sampling, SampleOptions};
 use crate::search::{Algorithm, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::verify::{self, Claim, Verdict};
 
 /// Where an MTM question goes.
-enum MtmRoute {
+enum MtmRoute<'a> {
     Unsolvable,
-    Table(Arc<MtmTable>),
+    Table(&'a MtmTable),
     Search,
 }
 
@@ -31,21 +31,23 @@ impl Oracle {
     ///
     /// # Errors
     /// Never for a board with tables; kept fallible like [`Oracle::table`].
-    pub fn mtm_table(&self, goal: &State) -> Result<Option<Arc<MtmTable>>, AnswerError> {
+    pub fn mtm_table(&self, goal: &State) -> Result<Option<&MtmTable>, AnswerError> {
         if !self.uses_table(goal.board()) {
             return Ok(None);
         }
-        let key = (goal.board(), goal.blank());
-        let mut tables = self.mtm_tables.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = tables.get(&key) {
-            return Ok(Some(Arc::clone(table)));
+        let Some(slot) = self.mtm_tables.slot(goal.board(), goal.blank()) else {
+            return Ok(None);
+        };
+        if let Some(table) = slot.get() {
+            return Ok(Some(table));
         }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        let built = MtmTable::build(&canonical, BuildOptions::default())
-            .expect("a board with tables can be ranked");
-        let table = Arc::new(built);
-        tables.insert(key, Arc::clone(&table));
-        Ok(Some(table))
+        // As for STM tables: one build at a time, each once.
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(Some(slot.get_or_init(|| {
+            let canonical = State::canonical_goal(goal.board(), goal.blank());
+            MtmTable::build(&canonical, BuildOptions::default())
+                .expect("a board with tables can be ranked")
+        })))
     }
 
     fn mtm_estimate(&self, goal: &State) -> Arc<WalkingDistance> {
@@ -57,7 +59,12 @@ impl Oracle {
         )
     }
 
-    fn mtm_route(&self, start: &State, goal: &State, how: How) -> Result<MtmRoute, AnswerError> {
+    fn mtm_route(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<MtmRoute<'_>, AnswerError> {
         Oracle::same_board(start, goal)?;
         if !start.can_reach(goal) {
             return Ok(MtmRoute::Unsolvable);
@@ -189,11 +196,12 @@ impl Oracle {
             return self.sample(goal, options, seed);
         }
         match self.mtm_table(goal)? {
-            Some(table) => {
-                let drawn: Vec<Instance> =
-                    sampling::sample(table.table(), goal, options, seed)?.collect();
-                Ok(Box::new(drawn.into_iter()))
-            }
+            Some(table) => Ok(Box::new(sampling::sample(
+                table.table(),
+                goal,
+                options,
+                seed,
+            )?)),
             None => Ok(Box::new(sampling::sample_uniform(goal, options, seed)?)),
         }
     }

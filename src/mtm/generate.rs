@@ -4,15 +4,16 @@
 //! The STM generator (`crate::generate`) relies on every move changing the blank's
 //! chessboard colour (a layer's neighbours lie one layer before or after it), which a
 //! two-cell slide breaks. So this is a separate neighbour expansion over the same folded
-//! indices ([`RankSpace::index`]) and the same body layout: a frontier of indices, each
-//! unranked, its MTM moves applied ([`for_each_mtm_move`]) and ranked. Chunks of the frontier
-//! run on rayon and return the unreached neighbours they saw; those are claimed in frontier
-//! order, so the output is identical for any thread count.
+//! indices ([`RankSpace::index`]) and the same body layout: a frontier of full indices, each
+//! slide found by repeating one single-cell move with the rank arithmetic
+//! ([`RankSpace::for_each_neighbour`]; no state is unranked). Chunks of the frontier run on
+//! rayon and return the unreached neighbours they saw; those are claimed in frontier order,
+//! so the output is identical for any thread count.
 
 use rayon::prelude::*;
 
+use crate::board::Move;
 use crate::generate::{BuildOptions, Distances, UNREACHED};
-use crate::metric::for_each_mtm_move;
 use crate::rank::RankSpace;
 use crate::state::State;
 
@@ -43,11 +44,22 @@ pub fn distances(space: &RankSpace, goal: &State, options: BuildOptions) -> Dist
     }
 }
 
+/// The full index one single-cell move `mv` from `full`, if the blank can make it.
+#[inline]
+fn step(space: &RankSpace, full: u32, mv: Move) -> Option<u32> {
+    let mut next = None;
+    space.for_each_neighbour(full, |m, n| {
+        if m == mv {
+            next = Some(n);
+        }
+    });
+    next
+}
+
 fn run(space: &RankSpace, goal: &State) -> Distances {
-    let class = goal.parity_class();
     let mut entries = vec![UNREACHED; space.states() as usize];
-    let start = space.index(goal);
-    entries[start as usize] = 0;
+    let start = space.full_index(goal);
+    entries[(start >> 1) as usize] = 0;
     let mut frontier = vec![start];
     let mut counts = vec![1u64];
     let mut depth = 0u8;
@@ -58,12 +70,14 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let mut out = Vec::new();
-                    for &index in chunk {
-                        let state = space.unrank(index, class);
-                        for_each_mtm_move(&state, |_, _, after| {
-                            let j = space.index(after);
-                            if entries[j as usize] == UNREACHED {
-                                out.push(j);
+                    for &full in chunk {
+                        space.for_each_neighbour(full, |mv, first| {
+                            let mut at = Some(first);
+                            while let Some(j) = at {
+                                if entries[(j >> 1) as usize] == UNREACHED {
+                                    out.push(j);
+                                }
+                                at = step(space, j, mv);
                             }
                         });
                     }
@@ -71,7 +85,7 @@ fn run(space: &RankSpace, goal: &State) -> Distances {
                 })
                 .collect();
             for j in seen.into_iter().flatten() {
-                let entry = &mut entries[j as usize];
+                let entry = &mut entries[(j >> 1) as usize];
                 if *entry == UNREACHED {
                     *entry = depth + 1;
                     next.push(j);
