@@ -66,6 +66,15 @@ impl Oracle {
         how: How,
     ) -> Result<MtmRoute<'_>, AnswerError> {
         Oracle::same_board(start, goal)?;
+        // An open table tells an unsolvable pair as it ranks; otherwise parity decides first,
+        // so that a question with no answer neither builds a table nor searches.
+        let open = self
+            .mtm_tables
+            .slot(goal.board(), goal.blank())
+            .and_then(|slot| slot.get());
+        if let (Some(table), Choice::Auto | Choice::Table) = (open, how.choice) {
+            return Ok(MtmRoute::Table(table));
+        }
         if !start.can_reach(goal) {
             return Ok(MtmRoute::Unsolvable);
         }
