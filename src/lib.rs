@@ -88,6 +88,8 @@ mod error;
 pub mod generate;
 pub mod heuristic;
 pub mod instance_set;
+pub mod metric;
+pub mod mtm;
 pub mod pattern;
 pub mod rank;
 pub mod rng;
@@ -107,6 +109,7 @@ pub use board::{
 pub use error::ErrorChain;
 pub use generate::BuildOptions;
 pub use heuristic::{Heuristic, HeuristicKind};
+pub use metric::Metric;
 pub use rank::{RankSpace, TooLargeError};
 pub use row::InvalidRow;
 pub use search::{Algorithm, Limits, Outcome, SearchResult};

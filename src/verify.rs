@@ -34,6 +34,7 @@
 use std::fmt;
 
 use crate::board::{Board, Move, MAX_CELLS};
+use crate::metric::Metric;
 use crate::state::{ParseStateError, State, BLANK};
 
 /// What one answer claims. `None` means the field was absent (in CSV: empty): no claim.
@@ -104,6 +105,26 @@ impl Claim {
         }
         self.length
     }
+}
+
+/// The MTM length of a replayed claim of moves or a path (each step one cell, as replay
+/// checked): its runs of equal moves.
+fn claimed_mtm_length(start: &State, claim: &Claim) -> u32 {
+    if let Some(moves) = &claim.moves {
+        return Metric::Mtm.length(moves) as u32;
+    }
+    let Some(path) = &claim.path else {
+        return claim.length.unwrap_or_default();
+    };
+    let mut before = *start;
+    let mut moves = Vec::with_capacity(path.len());
+    for state in path_steps(start, path) {
+        if let Some((mv, _)) = before.successors().find(|(_, next)| next == state) {
+            moves.push(mv);
+        }
+        before = *state;
+    }
+    Metric::Mtm.length(&moves) as u32
 }
 
 /// The states after each move of a path: the path without its first state when that is the start.
@@ -452,6 +473,28 @@ impl fmt::Display for Verdict {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> Verdict {
+    judge_in(Metric::Stm, start, goal, exact, claim)
+}
+
+/// [`judge`] with lengths counted in `metric`: `exact` is the distance in that metric, and
+/// claimed moves (or a path's steps) count as [`Metric::length`] counts them.
+///
+/// ```
+/// use npuzzle::verify::{judge_in, parse_moves, Claim, Verdict};
+/// use npuzzle::{Metric, State};
+/// let start: State = "123456078".parse()?;
+/// let goal: State = "123456780".parse()?;
+/// let claim = Claim::moves(parse_moves("RR")?);
+/// assert_eq!(judge_in(Metric::Mtm, &start, &goal, Some(1), &claim), Verdict::Optimal);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge_in(
+    metric: Metric,
+    start: &State,
+    goal: &State,
+    exact: Option<u8>,
+    claim: &Claim,
+) -> Verdict {
     if let Some(problem) = contradiction(start, claim) {
         return Verdict::Malformed { why: problem };
     }
@@ -485,7 +528,10 @@ pub fn judge(start: &State, goal: &State, exact: Option<u8>, claim: &Claim) -> V
             claim,
         );
     }
-    let length = claim.claimed_length(start).unwrap_or_default();
+    let length = match metric {
+        Metric::Stm => claim.claimed_length(start).unwrap_or_default(),
+        Metric::Mtm => claimed_mtm_length(start, claim),
+    };
     match length.checked_sub(u32::from(exact)) {
         Some(0) => Verdict::Optimal,
         Some(by) => Verdict::Suboptimal { by },

@@ -58,7 +58,10 @@ async function api(path, params, body) {
 }
 
 function pairParams(tiles) {
-  return { start: stateText(tiles), goal: stateText(game.goal), board: boardText() };
+  return {
+    start: stateText(tiles), goal: stateText(game.goal), board: boardText(),
+    metric: $('metric').value,
+  };
 }
 
 function say(text) { $('status').textContent = text; }
@@ -373,6 +376,7 @@ async function check() {
   $('verdict').dataset.state = asked;
   const reply = await api('/api/verify', {}, {
     start: stateText(game.tiles), goal: stateText(game.goal), board: boardText(), moves,
+    metric: $('metric').value,
   });
   const out = $('verdict');
   if (out.dataset.state !== asked) return; // the board moved on while the server judged
@@ -404,6 +408,8 @@ document.addEventListener('keydown', (event) => {
 $('board').addEventListener('change', setBoard);
 $('goal-kind').addEventListener('change', setBoard);
 $('goal-text').addEventListener('change', setBoard);
+// The position stays; its distance (and any hint or solution) is asked again in the metric.
+$('metric').addEventListener('change', showDistance);
 $('shuffle').addEventListener('click', shuffle);
 $('reset').addEventListener('click', setBoard);
 $('hint').addEventListener('click', hint);

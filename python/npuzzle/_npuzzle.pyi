@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -217,9 +217,11 @@ def distance(
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
     deterministic: bool = False,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> int:
     """The exact number of moves from `start` to `goal` (default: tiles in order, blank last). An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
-    caps it), optimal either way; `deterministic=True` returns the one-thread search's path."""
+    caps it), optimal either way; `deterministic=True` returns the one-thread search's path.
+    `metric="mtm"` counts a slide of several tiles along a row or column as one move."""
 
 def solve(
     start: _StateLike,

@@ -539,9 +539,11 @@ fn ask_solve(
 
 /// The exact number of moves from `start` to `goal` (default: tiles in order, blank last).
 /// From the exact table on boards of at most 12 cells, else by IDA* with pattern databases
-/// (linear conflict where there are none), with the GIL released. Raises UnsolvableError, LimitReached, ValueError.
+/// (linear conflict where there are none), with the GIL released. `metric="mtm"` counts a
+/// slide of several tiles in a row or column as one move (MTM table, or IDA* with the MTM
+/// walking distance). Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn distance(
     py: Python<'_>,
@@ -552,13 +554,17 @@ fn distance(
     max_nodes: Option<u64>,
     threads: Option<usize>,
     deterministic: bool,
+    metric: &str,
 ) -> PyResult<u8> {
+    let metric: npuzzle::Metric = metric
+        .parse()
+        .map_err(|e: npuzzle::metric::ParseMetricError| PyValueError::new_err(e.to_string()))?;
     let (start, goal, mut how) = read_question(start, goal, board, limit, max_nodes)?;
     how.limits = how
         .limits
         .threads(search_threads(threads)?)
         .deterministic(deterministic);
-    ask_distance(py, default_oracle(), start, goal, how)
+    ask_distance(py, default_oracle(), start, goal, how.in_metric(metric))
 }
 
 /// An optimal solution from `start` to `goal`: a Solution with the moves and the states.

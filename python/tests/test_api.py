@@ -394,3 +394,14 @@ def test_sample_draws_what_the_cli_draws(args, kwargs, tmp_path):
     lines = out.strip().split("\n")[1:]
     drawn = npuzzle.sample(**kwargs)
     assert [f"{i.start},{i.goal}" for i in drawn] == lines
+
+
+def test_distance_in_the_multi_tile_metric() -> None:
+    # 123456078: one slide of two tiles (RR), two single-tile moves.
+    assert npuzzle.distance("123456078") == 2
+    assert npuzzle.distance("123456078", metric="mtm") == 1
+    # The 8-puzzle's hardest MTM position is 24 moves; MTM is never above STM.
+    assert npuzzle.distance("147208365", metric="mtm") == 24
+    assert npuzzle.distance("147208365") >= 24
+    with pytest.raises(ValueError):
+        npuzzle.distance("123456078", metric="furlongs")

@@ -37,6 +37,7 @@
 
 mod bound;
 mod data_dir;
+mod mtm;
 mod slots;
 mod source;
 pub mod store;
@@ -53,6 +54,9 @@ pub use source::{
 
 use crate::board::Board;
 use crate::heuristic::{Heuristic, HeuristicKind, Lookups, PatternHeuristic};
+use crate::metric::Metric;
+use crate::mtm::walking::WalkingDistance;
+use crate::mtm::MtmTable;
 use crate::pattern::Partition;
 use crate::rank::MAX_RANKED_CELLS;
 use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
@@ -105,6 +109,11 @@ pub struct How {
     /// Limits of a search (a table answer needs none). An unset node limit becomes
     /// [`DEFAULT_MEMORY_BOUND_NODES`] for searches whose memory grows with the nodes.
     pub limits: Limits,
+    /// How moves are counted: [`Metric::Stm`] unless asked otherwise. Under [`Metric::Mtm`]
+    /// a board with tables is answered from its MTM table, built in memory on first use, and
+    /// every other question by IDA* with the MTM walking distance (whatever search or
+    /// heuristic is named: the STM estimates are not admissible under MTM).
+    pub metric: Metric,
 }
 
 /// Which way to answer.
@@ -138,6 +147,7 @@ impl How {
             choice: Choice::Search(algorithm),
             heuristic,
             limits,
+            metric: Metric::Stm,
         }
     }
 
@@ -147,6 +157,7 @@ impl How {
             choice: Choice::NoTable,
             heuristic,
             limits,
+            metric: Metric::Stm,
         }
     }
 
@@ -156,7 +167,24 @@ impl How {
             choice: Choice::Auto,
             heuristic,
             limits,
+            metric: Metric::Stm,
         }
+    }
+
+    /// The same way, counting moves in `metric`.
+    ///
+    /// ```
+    /// use npuzzle::{How, Metric, Oracle, State};
+    /// let oracle = Oracle::in_memory();
+    /// let start: State = "123456078".parse()?;
+    /// let goal = State::goal(start.board());
+    /// assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(2));
+    /// let mtm = How::default().in_metric(Metric::Mtm);
+    /// assert_eq!(oracle.distance(&start, &goal, mtm)?.value, Ok(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn in_metric(self, metric: Metric) -> How {
+        How { metric, ..self }
     }
 
     /// From the exact table only.
@@ -407,6 +435,10 @@ pub struct Oracle {
     loading: Mutex<()>,
     /// The pattern heuristic of each board and blank cell asked about (`None`: none there).
     patterns: Mutex<HashMap<(Board, usize), Patterns>>,
+    /// The MTM table of each board and blank cell asked about, built in memory.
+    mtm_tables: slots::Slots<MtmTable>,
+    /// The MTM estimate of each goal searched for.
+    mtm_estimates: Mutex<HashMap<State, Arc<WalkingDistance>>>,
 }
 
 impl fmt::Debug for Oracle {
@@ -425,6 +457,8 @@ impl Oracle {
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
             patterns: Mutex::new(HashMap::new()),
+            mtm_tables: slots::Slots::new(),
+            mtm_estimates: Mutex::new(HashMap::new()),
         }
     }
 
@@ -440,6 +474,8 @@ impl Oracle {
             slots: slots::Slots::new(),
             loading: Mutex::new(()),
             patterns: Mutex::new(HashMap::new()),
+            mtm_tables: slots::Slots::new(),
+            mtm_estimates: Mutex::new(HashMap::new()),
         }
     }
 
@@ -636,6 +672,9 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<u8>, AnswerError> {
+        if how.metric == Metric::Mtm {
+            return self.mtm_distance(start, goal, how);
+        }
         match self.route(start, goal, how)? {
             Route::Answered(answer) => Ok(answer),
             Route::Table(table) => {
@@ -714,6 +753,9 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<Solution>, AnswerError> {
+        if how.metric == Metric::Mtm {
+            return self.mtm_solve(start, goal, how);
+        }
         let table = match self.route(start, goal, how)? {
             Route::Answered(answer) => return Ok(answer),
             Route::Table(table) => table,
@@ -864,6 +906,9 @@ impl Oracle {
         claim: &Claim,
         how: How,
     ) -> Result<Answer<Judged>, AnswerError> {
+        if how.metric == Metric::Mtm {
+            return self.mtm_judge(start, goal, claim, how);
+        }
         Oracle::same_board(start, goal)?;
         let judged = |exact: Option<u8>| Judged {
             verdict: verify::judge(start, goal, exact, claim),

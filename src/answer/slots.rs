@@ -20,15 +20,16 @@ const SIDES: usize = MAX_TABLED_SIDE - MIN_SIDE as usize + 1;
 /// No slot: a board without tables.
 const NONE: u16 = u16::MAX;
 
-/// The slots of every board with tables, each opened table set once.
-pub(super) struct Slots {
+/// The slots of every board with tables, each opened table set once (STM tables by default;
+/// the MTM tables have slots of their own).
+pub(super) struct Slots<T = Table<TableBytes>> {
     /// `first[w - 2][h - 2]`: the slot of the board's blank cell 0, or [`NONE`].
     first: [[u16; SIDES]; SIDES],
-    tables: Vec<OnceLock<Table<TableBytes>>>,
+    tables: Vec<OnceLock<T>>,
 }
 
-impl Slots {
-    pub(super) fn new() -> Slots {
+impl<T> Slots<T> {
+    pub(super) fn new() -> Slots<T> {
         let mut first = [[NONE; SIDES]; SIDES];
         let mut count = 0usize;
         for (w, row) in first.iter_mut().enumerate() {
@@ -50,7 +51,7 @@ impl Slots {
 
     /// The slot of the table with `blank` on `board`; `None` for boards without tables.
     #[inline]
-    pub(super) fn slot(&self, board: Board, blank: usize) -> Option<&OnceLock<Table<TableBytes>>> {
+    pub(super) fn slot(&self, board: Board, blank: usize) -> Option<&OnceLock<T>> {
         let (w, h) = (board.width(), board.height());
         let min = MIN_SIDE as usize;
         if w > MAX_TABLED_SIDE || h > MAX_TABLED_SIDE {
@@ -76,7 +77,7 @@ mod tests {
 
     #[test]
     fn every_blank_cell_of_every_tabled_board_has_its_own_slot() {
-        let slots = Slots::new();
+        let slots: Slots = Slots::new();
         let mut seen = std::collections::HashSet::new();
         let mut boards = 0;
         for w in 2..=12 {

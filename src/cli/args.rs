@@ -268,9 +268,35 @@ pub enum HeuristicArg {
     Pdb,
 }
 
+/// How moves are counted (`--metric`).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MetricArg {
+    /// Single-tile metric: every cell the blank moves is one move
+    #[default]
+    Stm,
+    /// Multi-tile metric: a slide of the blank along its row or column, over any number of
+    /// cells, is one move (paths are still written one letter a cell: RR is one MTM move)
+    Mtm,
+}
+
+impl From<MetricArg> for npuzzle::Metric {
+    fn from(arg: MetricArg) -> npuzzle::Metric {
+        match arg {
+            MetricArg::Stm => npuzzle::Metric::Stm,
+            MetricArg::Mtm => npuzzle::Metric::Mtm,
+        }
+    }
+}
+
 /// Search options shared by `distance` and `solve`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SearchArgs {
+    /// How moves are counted: stm (one cell a move) or mtm (a slide of several tiles in a
+    /// row or column is one move; boards of at most 12 cells from an MTM table built in
+    /// memory, larger ones by IDA* with the MTM walking distance)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
+
     /// How to answer [default: table; without one (boards over 12 cells, or --no-table) astar
     /// with linear-conflict on 3x3 and smaller, idastar with linear-conflict beyond]
     #[arg(long, short, value_enum, value_name = "ALG")]
@@ -367,6 +393,11 @@ pub enum BatchFormat {
 /// Arguments of `batch`.
 #[derive(Args, Debug)]
 pub struct BatchArgs {
+    /// How moves are counted: stm (one cell a move) or mtm (a slide of several tiles in a
+    /// row or column is one move)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
+
     /// Input file, or `-` for standard input [default: standard input]
     ///
     /// One question per line: `START` or `START,GOAL`; blank lines and lines starting with `#`
@@ -416,6 +447,11 @@ pub enum StatsFormat {
 /// Arguments of `stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
+    /// How moves are counted: stm (one cell a move) or mtm (a slide of several tiles in a
+    /// row or column is one move)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
+
     #[command(flatten)]
     pub goal: GoalArgs,
 
@@ -490,6 +526,11 @@ pub enum VerifyFormat {
 /// Arguments of `verify` (the command's help is on [`Command::Verify`]).
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
+    /// How moves are counted: stm (one cell a move) or mtm (a slide of several tiles in a
+    /// row or column is one move)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
+
     /// The answers: CSV with a header naming `start` and claim columns, or JSON lines; `-` or
     /// nothing reads standard input
     #[arg(value_name = "FILE", allow_hyphen_values = true)]
@@ -539,6 +580,11 @@ pub enum SampleFormat {
 /// Arguments of `sample` (the command's help is on [`Command::Sample`]).
 #[derive(Args, Debug)]
 pub struct SampleArgs {
+    /// How moves are counted: stm (one cell a move) or mtm (a slide of several tiles in a
+    /// row or column is one move)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
+
     /// How many instances
     #[arg(long, short = 'n', value_name = "N", default_value_t = 10)]
     pub count: u64,

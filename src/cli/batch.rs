@@ -55,6 +55,7 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         solve: args.solve,
         format: args.format,
         search_limits: super::limits::limits(&args.limit, super::search::DEFAULT_LINE_LIMITS),
+        metric: args.metric.into(),
     };
     let work = |context: &mut Context| -> CommandResult {
         let mut out = BufWriter::with_capacity(1 << 20, out);
@@ -81,6 +82,8 @@ struct Settings {
     format: BatchFormat,
     /// Per-line limits of the search that answers boards without a table.
     search_limits: Limits,
+    /// How moves are counted.
+    metric: npuzzle::Metric,
 }
 
 /// Counts for the closing message and the exit code.
@@ -442,12 +445,13 @@ impl<'a> Answerer<'a> {
     /// The distance (and with `--solve` the moves) from the answer layer: a table where the
     /// board has one, else a search within the per-line limits.
     fn answer(&self, start: &State, goal: &State) -> Result<(u8, Option<String>), Unanswered> {
-        let how = How::within(self.settings.search_limits);
+        let how = How::within(self.settings.search_limits).in_metric(self.settings.metric);
         let failed =
             |e: AnswerError| Unanswered::Failed(Failure::from(e).message.unwrap_or_default());
         let answer = if self.settings.solve {
             let answer = self.oracle.solve(start, goal, how).map_err(failed)?;
-            answer.map(|s| (s.len() as u8, Some(s.moves_string())))
+            let metric = self.settings.metric;
+            answer.map(|s| (metric.length(s.moves()) as u8, Some(s.moves_string())))
         } else {
             let answer = self.oracle.distance(start, goal, how).map_err(failed)?;
             answer.map(|d| (d, None))

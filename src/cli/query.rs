@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use npuzzle::{Solution, State};
+use npuzzle::{Metric, Solution, State};
 
 use super::args::SolveFormat;
 use super::output::SolveJson;
@@ -17,12 +17,18 @@ pub fn print_solution(
     algorithm: &str,
     optimal: bool,
     exact: Option<usize>,
+    metric: Metric,
 ) -> CommandResult {
+    let length = metric.length(solution.moves());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         SolveFormat::Moves => writeln!(out, "{}", solution.moves_string())?,
         SolveFormat::Json => {
-            let json = SolveJson::new(solution, goal, algorithm, optimal, exact);
+            let mut json = SolveJson::new(solution, goal, algorithm, optimal, exact);
+            json.length = length;
+            if optimal {
+                json.distance = Some(length);
+            }
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
@@ -37,7 +43,7 @@ pub fn print_solution(
                 "{} -> {}: {} ({quality}, {algorithm})",
                 solution.start(),
                 goal,
-                moves(solution.len())
+                moves_in(length, metric)
             )?;
             for (step, state) in solution.path().iter().enumerate() {
                 writeln!(out)?;
@@ -48,14 +54,28 @@ pub fn print_solution(
                 writeln!(out, "{}", state.grid())?;
             }
             writeln!(out)?;
-            match solution.len() {
+            match length {
                 0 => writeln!(out, "solved in 0 moves: the start is the goal")?,
-                n => writeln!(out, "solved in {}: {}", moves(n), solution.moves_string())?,
+                n => writeln!(
+                    out,
+                    "solved in {}: {}",
+                    moves_in(n, metric),
+                    solution.moves_string()
+                )?,
             }
         }
     }
     out.flush()?;
     Ok(())
+}
+
+/// `n` moves in `metric`: as [`moves`] under STM, `n MTM moves` under MTM.
+pub fn moves_in(n: usize, metric: Metric) -> String {
+    match metric {
+        Metric::Stm => moves(n),
+        Metric::Mtm if n == 1 => "1 MTM move".to_string(),
+        Metric::Mtm => format!("{n} MTM moves"),
+    }
 }
 
 /// `n` moves, in words: `1 move`, `31 moves`.

@@ -64,13 +64,17 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
         )));
     }
     // Opened (or built) before a seed is drawn, so a missing table is named first.
-    oracle.table(&goal)?;
+    let metric = npuzzle::Metric::from(args.metric);
+    match metric {
+        npuzzle::Metric::Stm => drop(oracle.table(&goal)?),
+        npuzzle::Metric::Mtm => drop(oracle.mtm_table(&goal)?),
+    }
     let seed = args.seed.unwrap_or_else(|| {
         let seed = fresh_seed();
         eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
         seed
     });
-    let instances = oracle.sample(&goal, &options, seed)?;
+    let instances = oracle.sample_in(metric, &goal, &options, seed)?;
     let (drawn, _) = instances.size_hint();
     if (drawn as u64) < args.count {
         // Solvable starts never repeat: fewer exist at these depths than were asked for.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle::answer::{AnswerError, Choice, NoAnswer};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, Board, HeuristicKind, How, Method, Solution, State};
+use npuzzle::{Answer, Board, HeuristicKind, How, Method, Metric, State};
 
 use super::args::{
     AlgorithmArg, DistanceFormat, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat,
@@ -52,6 +52,22 @@ fn all_cores() -> usize {
 /// Reads `--algorithm`, `--heuristic`, `--no-table` and `--limit` into a [`How`], refusing
 /// combinations that contradict each other.
 pub fn how(args: &SearchArgs, board: Board, context: &Context) -> Result<How, Failure> {
+    let metric = Metric::from(args.metric);
+    if metric == Metric::Mtm
+        && (args.heuristic.is_some()
+            || args
+                .algorithm
+                .is_some_and(|a| algorithm(a).is_some_and(|a| a != Algorithm::IdaStar)))
+    {
+        return Err(Failure::usage(
+            "--metric mtm answers from the MTM table or by IDA* with the MTM walking distance: \
+             leave out --heuristic and any --algorithm but table and idastar",
+        ));
+    }
+    Ok(how_in_stm(args, board, context)?.in_metric(metric))
+}
+
+fn how_in_stm(args: &SearchArgs, board: Board, context: &Context) -> Result<How, Failure> {
     let table_exists = context.oracle().uses_table(board);
     let heuristic = args.heuristic.map(HeuristicKind::from);
     let threads = args.threads.unwrap_or_else(all_cores);
@@ -199,14 +215,16 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     // The exact distance, to say whether a search's path is optimal: from the table where one
     // may be used (never with --no-table, which promises not to build one).
     let exact = match (method, how.choice) {
-        (Method::Table { .. }, _) => Some(solution.len() as u8),
+        (Method::Table { .. }, _) => Some(how.metric.length(solution.moves()) as u8),
         (_, Choice::NoTable) => None,
-        _ if oracle.uses_table(goal.board()) => {
-            oracle.distance(&start, &goal, How::table())?.value.ok()
-        }
+        _ if oracle.uses_table(goal.board()) => oracle
+            .distance(&start, &goal, How::table().in_metric(how.metric))?
+            .value
+            .ok(),
         _ => None,
     };
-    let optimal = exact.map_or(method.is_optimal(), |d| d as usize == solution.len());
+    let length = how.metric.length(solution.moves());
+    let optimal = exact.map_or(method.is_optimal(), |d| d as usize == length);
     let (label, heuristic) = match method {
         Method::Search {
             algorithm,
@@ -237,6 +255,10 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     let exact = exact.map(usize::from);
     if args.format == SolveFormat::Json {
         let mut json = SolveJson::new(&solution, &goal, label, optimal, exact);
+        json.length = length;
+        if optimal {
+            json.distance = Some(length);
+        }
         json.stats = Some(stats);
         let mut out = std::io::stdout().lock();
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
@@ -250,16 +272,17 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         &method.to_string(),
         optimal,
         exact,
+        how.metric,
     )?;
     if args.stats {
-        print_stats(&solution, method, &stats, optimal, args.format)?;
+        print_stats(length, method, &stats, optimal, args.format)?;
     }
     Ok(())
 }
 
 /// The `--stats` line: on stdout, or on stderr with `--format moves` (stdout holds the moves).
 fn print_stats(
-    solution: &Solution,
+    length: usize,
     method: Method,
     stats: &SearchStatsJson,
     optimal: bool,
@@ -276,7 +299,7 @@ fn print_stats(
         stats.expanded,
         stats.generated,
         stats.time_ms,
-        solution.len()
+        length
     );
     if format == SolveFormat::Moves {
         eprintln!("npuzzle: {text}");

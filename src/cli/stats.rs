@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use npuzzle::answer::AnswerError;
-use npuzzle::State;
+use npuzzle::store::file::TableBytes;
+use npuzzle::{Metric, State, Table};
 use serde::Serialize;
 
 use super::args::{StatsArgs, StatsFormat};
@@ -19,6 +20,8 @@ const BAR_WIDTH: usize = 50;
 
 /// The figures `stats` prints, in the user's own tile labels.
 pub struct Stats {
+    /// How the distances count moves.
+    pub metric: Metric,
     /// The goal asked for.
     pub goal: State,
     /// The canonical goal whose table holds the counts (same distribution).
@@ -55,10 +58,14 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     for path in args.svg.iter().chain(&args.png) {
         stats_plot::check_writable(path).map_err(Failure::usage)?;
     }
-    let stats = compute(&goal, context)?;
+    let stats = compute(&goal, npuzzle::Metric::from(args.metric), context)?;
     let plot = PlotData {
         title: format!(
-            "Distances to goal {} ({} board, {} states)",
+            "{}istances to goal {} ({} board, {} states)",
+            match stats.metric {
+                npuzzle::Metric::Stm => "D",
+                npuzzle::Metric::Mtm => "MTM d",
+            },
             stats.goal,
             stats.goal.board(),
             stats.total
@@ -87,12 +94,27 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     Ok(())
 }
 
-/// Reads the counts from the goal's table and finds the farthest states.
-pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
-    let table = context
-        .oracle()
-        .table(goal)?
-        .ok_or_else(|| Context::no_table(goal.board()))?;
+/// Reads the counts from the goal's table in `metric` and finds the farthest states.
+pub fn compute(goal: &State, metric: Metric, context: &mut Context) -> Result<Stats, Failure> {
+    let oracle = context.oracle();
+    match metric {
+        Metric::Stm => {
+            let table = oracle
+                .table(goal)?
+                .ok_or_else(|| Context::no_table(goal.board()))?;
+            from_table(table, goal, metric)
+        }
+        Metric::Mtm => {
+            let table = oracle
+                .mtm_table(goal)?
+                .ok_or_else(|| Context::no_table(goal.board()))?;
+            from_table(table.table(), goal, metric)
+        }
+    }
+}
+
+/// The counts of `table` (in `metric`) and its farthest states in `goal`'s labels.
+fn from_table(table: &Table<TableBytes>, goal: &State, metric: Metric) -> Result<Stats, Failure> {
     let header = table.header();
     let counts = header.counts.clone();
     let total: u64 = counts.iter().sum();
@@ -109,6 +131,7 @@ pub fn compute(goal: &State, context: &mut Context) -> Result<Stats, Failure> {
         .collect();
     farthest.sort_by_key(|s| s.to_string());
     Ok(Stats {
+        metric,
         goal: *goal,
         table_goal: *table.goal(),
         counts,
@@ -137,7 +160,10 @@ pub fn unlabel(canonical_state: &State, goal: &State) -> State {
 fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
     let goal = &stats.goal;
     write!(out, "goal {goal} ({} board)", goal.board())?;
-    if stats.table_goal != *goal {
+    if stats.metric == Metric::Mtm {
+        write!(out, ", multi-tile metric (MTM)")?;
+    }
+    if stats.table_goal != *goal && stats.metric == Metric::Stm {
         write!(
             out,
             ", counted on table {} (the same distribution, relabelled)",

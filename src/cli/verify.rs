@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use npuzzle::answer::Exact;
 use npuzzle::search::Limits;
 use npuzzle::verify::{Policy, Verdict, VerdictKind};
-use npuzzle::{How, Oracle, State};
+use npuzzle::{How, Metric, Oracle, State};
 
 use super::args::{VerifyArgs, VerifyFormat};
 use super::input::{board_option, parse_state};
@@ -36,6 +36,7 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
         .transpose()?;
     let defaults = Defaults { goal, board };
     let search_limits = super::limits::limits(&args.limit, super::search::DEFAULT_LINE_LIMITS);
+    let metric = Metric::from(args.metric);
     let policy = if args.allow_suboptimal {
         Policy::AllowSuboptimal
     } else {
@@ -75,7 +76,7 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
             let oracle = context.oracle();
             let outcomes: Vec<Outcome> = lines
                 .par_iter()
-                .map(|line| judge_line(line, oracle, search_limits, explain))
+                .map(|line| judge_line(line, oracle, search_limits, explain, metric))
                 .collect();
             for outcome in &outcomes {
                 report.add(outcome)?;
@@ -96,7 +97,13 @@ pub fn run(args: &VerifyArgs, context: &mut Context) -> CommandResult {
 /// Judges the line's claim through the answer layer: against the table where the board has
 /// one, else from the claim alone where that decides, else against a search within
 /// `search_limits`.
-fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Explain) -> Outcome {
+fn judge_line(
+    line: &Line,
+    oracle: &Oracle,
+    search_limits: Limits,
+    explain: Explain,
+    metric: Metric,
+) -> Outcome {
     let malformed = |why: &str, pair| Outcome {
         line: line.number,
         verdict: Verdict::malformed(why),
@@ -116,7 +123,7 @@ fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Expl
         Err(why) => {
             let mut outcome = malformed(why, Some((start, goal)));
             if oracle.uses_table(goal.board()) {
-                if let Ok(answer) = oracle.distance(&start, &goal, How::table()) {
+                if let Ok(answer) = oracle.distance(&start, &goal, How::table().in_metric(metric)) {
                     outcome.exact = answer.value.map_or(Exact::Unsolvable, Exact::Distance);
                 }
             }
@@ -126,11 +133,18 @@ fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Expl
     let claimed = if claim.says_unsolvable() {
         Claimed::Unsolvable
     } else {
-        claim
-            .claimed_length(&start)
-            .map_or(Claimed::Nothing, Claimed::Moves)
+        let length = match (&claim.moves, metric) {
+            (Some(moves), Metric::Mtm) => Some(metric.length(moves) as u32),
+            _ => claim.claimed_length(&start),
+        };
+        length.map_or(Claimed::Nothing, Claimed::Moves)
     };
-    let (verdict, exact) = match oracle.judge(&start, &goal, claim, How::within(search_limits)) {
+    let (verdict, exact) = match oracle.judge(
+        &start,
+        &goal,
+        claim,
+        How::within(search_limits).in_metric(metric),
+    ) {
         Ok(answer) => match answer.value {
             Ok(judged) => (judged.verdict, judged.exact),
             Err(_) => (Verdict::malformed("no verdict"), Exact::Unknown),
@@ -145,7 +159,9 @@ fn judge_line(line: &Line, oracle: &Oracle, search_limits: Limits, explain: Expl
         VerdictKind::Optimal | VerdictKind::CorrectUnsolvable
     );
     let optimal = match exact {
-        Exact::Distance(_) if wrong => optimal_moves(&start, &goal, oracle, search_limits, explain),
+        Exact::Distance(_) if wrong => {
+            optimal_moves(&start, &goal, oracle, search_limits, explain, metric)
+        }
         _ => None,
     };
     Outcome {
@@ -173,12 +189,14 @@ fn optimal_moves(
     oracle: &Oracle,
     limits: Limits,
     explain: Explain,
+    metric: Metric,
 ) -> Option<String> {
     let how = if oracle.uses_table(goal.board()) {
         explain.table.then(How::table)?
     } else {
         explain.search.then(|| How::within(limits))?
-    };
+    }
+    .in_metric(metric);
     let answer = oracle.solve(start, goal, how).ok()?;
     answer
         .value

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use npuzzle::answer::{AnswerError, Exact, NoAnswer};
 use npuzzle::sample::{self as sampling, SampleOptions};
 use npuzzle::verify::{parse_moves, Claim};
-use npuzzle::{Board, How, Limits, Method, Oracle, State, TableError};
+use npuzzle::{Board, How, Limits, Method, Metric, Oracle, State, TableError};
 
 use super::super::input::{goal_of, parse_state, shorten, unsolvable_reason};
 use super::super::limits::{parse_limit, LimitArg};
@@ -139,6 +139,8 @@ pub struct PairQuery {
     #[serde(alias = "size")]
     board: Option<String>,
     limit: Option<String>,
+    /// `stm` (the default) or `mtm`.
+    metric: Option<String>,
 }
 
 /// A start and a goal read as the command line reads them.
@@ -177,6 +179,33 @@ fn read_limits(text: Option<&str>) -> Result<Limits, ApiError> {
     Ok(limits)
 }
 
+/// Boards with MTM tables the server builds (in memory, on first use): the 12-cell ones
+/// (240 MB each) are left out of its memory budget's reach, so they are refused.
+const MAX_MTM_TABLE_CELLS: usize = 10;
+
+/// The request's metric: `stm` unless `metric=mtm`.
+fn read_metric(text: Option<&str>, board: Board) -> Result<Metric, ApiError> {
+    let metric = match text.filter(|t| !t.is_empty()) {
+        None => Metric::Stm,
+        Some(text) => text
+            .parse::<Metric>()
+            .map_err(|e| ApiError::bad(format!("invalid metric `{}`: {e}", shorten(text))))?,
+    };
+    if metric == Metric::Mtm
+        && npuzzle::answer::has_table(board)
+        && board.cells() > MAX_MTM_TABLE_CELLS
+    {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server does not build MTM tables of {} cells (240 MB); ask `npuzzle distance --metric mtm` instead",
+                board.cells()
+            ),
+        ));
+    }
+    Ok(metric)
+}
+
 fn read_pair(query: &PairQuery) -> Result<Pair, ApiError> {
     let board = read_board(query.board.as_deref())?;
     let start = query
@@ -188,10 +217,11 @@ fn read_pair(query: &PairQuery) -> Result<Pair, ApiError> {
         Some(text) => parse_state("goal", text, Some(start.board()))?,
         None => State::goal(start.board()),
     };
+    let metric = read_metric(query.metric.as_deref(), start.board())?;
     Ok(Pair {
         start,
         goal,
-        how: How::within(read_limits(query.limit.as_deref())?),
+        how: How::within(read_limits(query.limit.as_deref())?).in_metric(metric),
     })
 }
 
@@ -336,7 +366,7 @@ pub async fn solve(
             start: pair.start.to_string(),
             goal: pair.goal.to_string(),
             board: board.to_string(),
-            distance: solution.len(),
+            distance: pair.how.metric.length(solution.moves()),
             moves: solution.moves_string(),
             path: solution.path().iter().map(State::to_string).collect(),
             algorithm: method_name(&cost.method),
@@ -365,6 +395,9 @@ pub struct VerifyBody {
     unsolvable: Option<bool>,
     #[serde(default)]
     limit: Option<String>,
+    /// `stm` (the default) or `mtm`.
+    #[serde(default)]
+    metric: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -393,6 +426,7 @@ pub async fn verify(
         goal: body.goal,
         board: body.board,
         limit: body.limit,
+        metric: body.metric,
     };
     let pair = read_pair(&query)?;
     let moves = body
@@ -429,7 +463,10 @@ pub async fn verify(
             detail: judged.verdict.detail(),
             passes: judged.verdict.passes(Default::default()),
             exact,
-            claimed: claim.claimed_length(&pair.start),
+            claimed: match (&claim.moves, pair.how.metric) {
+                (Some(moves), Metric::Mtm) => Some(Metric::Mtm.length(moves) as u32),
+                _ => claim.claimed_length(&pair.start),
+            },
             algorithm: method_name(&cost.method),
         }))
     })

@@ -1,0 +1,238 @@
+//! The answer layer under the multi-tile metric: which way an MTM question goes.
+//!
+//! Boards with tables read the MTM table of the goal's board and blank cell (built in memory
+//! on first use and kept for the oracle's life); every other question is searched by IDA*
+//! with the MTM walking distance ([`crate::mtm::search::ida_star`]).
+
+use std::sync::Arc;
+
+use super::{Answer, AnswerError, Choice, Draws, Exact, How, Judged, Method, NoAnswer, Oracle};
+use crate::generate::BuildOptions;
+use crate::metric::Metric;
+use crate::mtm::search::ida_star;
+use crate::mtm::walking::WalkingDistance;
+use crate::mtm::MtmTable;
+use crate::sample::{self as sampling, SampleOptions};
+use crate::search::{Algorithm, Outcome};
+use crate::solution::Solution;
+use crate::state::State;
+use crate::verify::{self, Claim, Verdict};
+
+/// Where an MTM question goes.
+enum MtmRoute<'a> {
+    Unsolvable,
+    Table(&'a MtmTable),
+    Search,
+}
+
+impl Oracle {
+    /// The MTM table serving `goal` (its board and blank cell), built in memory on first use;
+    /// `None` where the oracle uses no table for the board.
+    ///
+    /// # Errors
+    /// Never for a board with tables; kept fallible like [`Oracle::table`].
+    pub fn mtm_table(&self, goal: &State) -> Result<Option<&MtmTable>, AnswerError> {
+        if !self.uses_table(goal.board()) {
+            return Ok(None);
+        }
+        let Some(slot) = self.mtm_tables.slot(goal.board(), goal.blank()) else {
+            return Ok(None);
+        };
+        if let Some(table) = slot.get() {
+            return Ok(Some(table));
+        }
+        // As for STM tables: one build at a time, each once.
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(Some(slot.get_or_init(|| {
+            let canonical = State::canonical_goal(goal.board(), goal.blank());
+            MtmTable::build(&canonical, BuildOptions::default())
+                .expect("a board with tables can be ranked")
+        })))
+    }
+
+    fn mtm_estimate(&self, goal: &State) -> Arc<WalkingDistance> {
+        let mut known = self.mtm_estimates.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(
+            known
+                .entry(*goal)
+                .or_insert_with(|| Arc::new(WalkingDistance::new(goal))),
+        )
+    }
+
+    fn mtm_route(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<MtmRoute<'_>, AnswerError> {
+        Oracle::same_board(start, goal)?;
+        // An open table tells an unsolvable pair as it ranks; otherwise parity decides first,
+        // so that a question with no answer neither builds a table nor searches.
+        let open = self
+            .mtm_tables
+            .slot(goal.board(), goal.blank())
+            .and_then(|slot| slot.get());
+        if let (Some(table), Choice::Auto | Choice::Table) = (open, how.choice) {
+            return Ok(MtmRoute::Table(table));
+        }
+        if !start.can_reach(goal) {
+            return Ok(MtmRoute::Unsolvable);
+        }
+        let table = match how.choice {
+            Choice::Search(_) | Choice::NoTable => None,
+            Choice::Auto => self.mtm_table(goal)?,
+            Choice::Table => Some(self.mtm_table(goal)?.ok_or(AnswerError::NoTable {
+                board: goal.board(),
+            })?),
+        };
+        Ok(table.map_or(MtmRoute::Search, MtmRoute::Table))
+    }
+
+    /// [`Oracle::distance`] under MTM.
+    pub(super) fn mtm_distance(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<Answer<u8>, AnswerError> {
+        match self.mtm_route(start, goal, how)? {
+            MtmRoute::Unsolvable => Ok(Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning)),
+            MtmRoute::Table(table) => {
+                let value = table.distance_to(start, goal)?;
+                Ok(Answer::of(
+                    value.ok_or(NoAnswer::Unsolvable),
+                    Method::Table {
+                        goal: *table.table().goal(),
+                    },
+                ))
+            }
+            MtmRoute::Search => Ok(self
+                .mtm_search(start, goal, how)
+                .map(|s| Metric::Mtm.length(s.moves()) as u8)),
+        }
+    }
+
+    /// [`Oracle::solve`] under MTM: the moves are single-cell moves, a slide of `k` cells
+    /// written as `k` equal letters.
+    pub(super) fn mtm_solve(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Result<Answer<Solution>, AnswerError> {
+        match self.mtm_route(start, goal, how)? {
+            MtmRoute::Unsolvable => Ok(Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning)),
+            MtmRoute::Table(table) => {
+                let value = table.solve_to(start, goal)?.ok_or(NoAnswer::Unsolvable);
+                let mut answer = Answer::of(
+                    value,
+                    Method::Table {
+                        goal: *table.table().goal(),
+                    },
+                );
+                if let Ok(solution) = &answer.value {
+                    answer.expanded = solution.len() as u64;
+                }
+                Ok(answer)
+            }
+            MtmRoute::Search => Ok(self.mtm_search(start, goal, how)),
+        }
+    }
+
+    /// [`Oracle::judge`] under MTM: against the MTM table where the board has one, else from
+    /// the claim alone where that decides, else against the MTM search's distance.
+    pub(super) fn mtm_judge(
+        &self,
+        start: &State,
+        goal: &State,
+        claim: &Claim,
+        how: How,
+    ) -> Result<Answer<Judged>, AnswerError> {
+        let judged = |exact: Option<u8>| Judged {
+            verdict: verify::judge_in(Metric::Mtm, start, goal, exact, claim),
+            exact: exact.map_or(Exact::Unsolvable, Exact::Distance),
+        };
+        let route = self.mtm_route(start, goal, how)?;
+        if let MtmRoute::Unsolvable = route {
+            return Ok(Answer::of(Ok(judged(None)), Method::Reasoning));
+        }
+        if let MtmRoute::Search = route {
+            if let Some(verdict) = verify::judge_without_distance(start, goal, claim) {
+                let judged = Judged {
+                    verdict,
+                    exact: Exact::Unknown,
+                };
+                return Ok(Answer::of(Ok(judged), Method::Reasoning));
+            }
+        }
+        let found = self.mtm_distance(start, goal, how)?;
+        let value = match found.value {
+            Ok(d) => judged(Some(d)),
+            Err(NoAnswer::Unsolvable) => judged(None),
+            Err(NoAnswer::GaveUp(limit)) => Judged {
+                verdict: Verdict::Unverified {
+                    why: format!(
+                        "no exact MTM table for the {} board, and the MTM search for the exact distance gave up at its {limit} after {} expanded nodes",
+                        goal.board(),
+                        found.expanded
+                    ),
+                },
+                exact: Exact::Unknown,
+            },
+        };
+        Ok(Answer {
+            value: Ok(value),
+            method: found.method,
+            expanded: found.expanded,
+            generated: found.generated,
+            elapsed: found.elapsed,
+        })
+    }
+
+    /// [`Oracle::sample`] with depths (and the instances' distances) in `metric`: under MTM
+    /// from the MTM table where the board has one; elsewhere uniformly, as under STM.
+    ///
+    /// # Errors
+    /// As [`Oracle::sample`].
+    pub fn sample_in(
+        &self,
+        metric: Metric,
+        goal: &State,
+        options: &SampleOptions,
+        seed: u64,
+    ) -> Result<Draws<'_>, AnswerError> {
+        if metric == Metric::Stm {
+            return self.sample(goal, options, seed);
+        }
+        match self.mtm_table(goal)? {
+            Some(table) => Ok(Box::new(sampling::sample(
+                table.table(),
+                goal,
+                options,
+                seed,
+            )?)),
+            None => Ok(Box::new(sampling::sample_uniform(goal, options, seed)?)),
+        }
+    }
+
+    fn mtm_search(&self, start: &State, goal: &State, how: How) -> Answer<Solution> {
+        let estimate = self.mtm_estimate(goal);
+        let result = ida_star(start, &estimate, &how.limits);
+        let value = match result.outcome {
+            Outcome::Solved(solution) => Ok(solution),
+            Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
+            Outcome::Unsolvable | Outcome::Refused(_) => Err(NoAnswer::Unsolvable),
+        };
+        Answer {
+            value,
+            method: Method::Search {
+                algorithm: Algorithm::IdaStar,
+                heuristic: None,
+                databases: None,
+            },
+            expanded: result.expanded,
+            generated: result.generated,
+            elapsed: result.elapsed,
+        }
+    }
+}

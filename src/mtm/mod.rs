@@ -1,0 +1,124 @@
+//! The multi-tile metric (MTM): exact tables and optimal search where a slide of several
+//! tiles along a row or column is one move (see [`Metric`](crate::metric::Metric)).
+//!
+//! [`MtmTable`] holds the MTM distance of every state of one goal's parity class, in the same
+//! layout and file format as the STM tables (folded index, one byte a state, header with the
+//! histogram), built by its own breadth-first search ([`generate`]). Larger boards are searched
+//! by IDA* ([`search::ida_star`]) with the walking-distance estimate counted in MTM moves
+//! ([`walking::WalkingDistance`]); the STM pattern databases are not admissible under MTM.
+//!
+//! ```
+//! use npuzzle::mtm::MtmTable;
+//! use npuzzle::{BuildOptions, State};
+//! let goal = State::goal("3x3".parse()?);
+//! let table = MtmTable::build(&goal, BuildOptions::default())?;
+//! // The 8-puzzle's hardest MTM positions are 24 moves away.
+//! assert_eq!(table.counts().len() - 1, 24);
+//! let start: State = "123456078".parse()?;
+//! assert_eq!(table.distance_to(&start, &goal)?, Some(1)); // one slide of two tiles
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod generate;
+pub mod search;
+pub mod walking;
+
+use crate::board::Move;
+use crate::generate::BuildOptions;
+use crate::metric::for_each_mtm_move;
+use crate::rank::{RankSpace, TooLargeError};
+use crate::solution::Solution;
+use crate::state::State;
+use crate::table::file::TableBytes;
+use crate::table::{format, Table, TableError};
+
+/// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
+/// moves. Only its plain reads are used ([`Table::distance_to`]); the STM table's neighbour
+/// checks (`distance_checked`, `verify_deep`) assume STM and do not apply.
+#[derive(Debug)]
+pub struct MtmTable {
+    table: Table<TableBytes>,
+}
+
+impl MtmTable {
+    /// Builds the MTM table of `goal` in memory.
+    ///
+    /// # Errors
+    /// [`TooLargeError`] for boards too large to rank.
+    pub fn build(goal: &State, options: BuildOptions) -> Result<MtmTable, TooLargeError> {
+        let space = RankSpace::new(goal.board())?;
+        let distances = generate::distances(&space, goal, options);
+        let bytes = format::encode(goal, &distances);
+        let table = Table::from_bytes(TableBytes::from(bytes)).expect("an encoded table decodes");
+        Ok(MtmTable { table })
+    }
+
+    /// The table: its header (goal, histogram) and entries, in MTM moves.
+    pub fn table(&self) -> &Table<TableBytes> {
+        &self.table
+    }
+
+    /// The number of states at each MTM distance, from the header.
+    pub fn counts(&self) -> &[u64] {
+        &self.table.header().counts
+    }
+
+    /// Whether this table answers for `goal` (any goal with the same board and blank cell).
+    pub fn serves(&self, goal: &State) -> bool {
+        self.table.serves(goal)
+    }
+
+    /// The MTM distance from `start` to `goal` (any goal the table serves). `Ok(None)`:
+    /// unsolvable pair.
+    ///
+    /// # Errors
+    /// As [`Table::distance_to`].
+    pub fn distance_to(&self, start: &State, goal: &State) -> Result<Option<u8>, TableError> {
+        self.table.distance_to(start, goal)
+    }
+
+    /// An MTM-optimal solution from `start` to `goal`, written as single-cell moves (a slide
+    /// of `k` cells is `k` equal letters). `Ok(None)`: unsolvable pair.
+    ///
+    /// # Errors
+    /// As [`Table::distance_to`]; [`TableError::Inconsistent`] where a state on the walk has
+    /// no MTM neighbour one closer (an entry edited behind its checksums).
+    pub fn solve_to(&self, start: &State, goal: &State) -> Result<Option<Solution>, TableError> {
+        let own = *self.table.goal();
+        let Some(mut d) = self.table.distance_to(start, goal)? else {
+            return Ok(None);
+        };
+        let mut state = if *goal == own {
+            *start
+        } else {
+            start.relabel_for(goal)
+        };
+        let mut moves: Vec<Move> = Vec::with_capacity(2 * d as usize);
+        while d > 0 {
+            let mut step = None;
+            let mut failed = None;
+            for_each_mtm_move(&state, |mv, cells, next| {
+                if step.is_some() || failed.is_some() {
+                    return;
+                }
+                match self.table.distance(next) {
+                    Ok(Some(e)) if e + 1 == d => step = Some((mv, cells, *next)),
+                    Ok(_) => {}
+                    Err(error) => failed = Some(error),
+                }
+            });
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            let Some((mv, cells, next)) = step else {
+                return Err(TableError::Inconsistent { goal: own, state });
+            };
+            moves.extend(std::iter::repeat_n(mv, cells));
+            state = next;
+            d -= 1;
+        }
+        Ok(Some(
+            Solution::from_moves(*start, moves).expect("moves from the table are legal"),
+        ))
+    }
+}

@@ -1,0 +1,143 @@
+//! Optimal MTM search: IDA* over MTM moves with the walking-distance estimate
+//! ([`WalkingDistance`]).
+//!
+//! Two moves along the same axis in a row are never both in an optimal path (the same
+//! direction is one longer slide; opposite directions are one shorter slide or none), so
+//! after a horizontal move only vertical ones are tried, and the other way round.
+
+use std::time::Instant;
+
+use crate::board::Move;
+use crate::search::{Limit, Limits, Outcome, SearchResult};
+use crate::solution::Solution;
+use crate::state::State;
+
+use super::walking::WalkingDistance;
+
+/// Expansions between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
+/// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes and
+/// time; one thread). The solution's moves are single-cell moves; its MTM length is
+/// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them.
+pub fn ida_star(start: &State, h: &WalkingDistance, limits: &Limits) -> SearchResult {
+    let began = Instant::now();
+    let goal = *h.goal();
+    let mut search = Ida {
+        h,
+        goal,
+        limits,
+        began,
+        expanded: 0,
+        generated: 0,
+        path: Vec::new(),
+        stopped: None,
+    };
+    let outcome = if start.board() != goal.board() || !start.can_reach(&goal) {
+        Outcome::Unsolvable
+    } else {
+        let mut bound = h.estimate(start);
+        loop {
+            match search.dfs(start, 0, bound, None) {
+                Step::Found => {
+                    let moves = search
+                        .path
+                        .iter()
+                        .flat_map(|&(mv, cells)| std::iter::repeat_n(mv, cells))
+                        .collect();
+                    break Outcome::Solved(
+                        Solution::from_moves(*start, moves).expect("searched moves are legal"),
+                    );
+                }
+                Step::Stopped => break Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes)),
+                Step::Next(next) => bound = next,
+            }
+        }
+    };
+    SearchResult {
+        outcome,
+        expanded: search.expanded,
+        generated: search.generated,
+        elapsed: began.elapsed(),
+    }
+}
+
+enum Step {
+    Found,
+    Stopped,
+    /// Not found within the bound; the least estimate beyond it.
+    Next(u32),
+}
+
+struct Ida<'a> {
+    h: &'a WalkingDistance,
+    goal: State,
+    limits: &'a Limits,
+    began: Instant,
+    expanded: u64,
+    generated: u64,
+    path: Vec<(Move, usize)>,
+    stopped: Option<Limit>,
+}
+
+fn horizontal(mv: Move) -> bool {
+    matches!(mv, Move::Left | Move::Right)
+}
+
+impl Ida<'_> {
+    fn out_of_limits(&mut self) -> bool {
+        if self
+            .limits
+            .max_expanded
+            .is_some_and(|max| self.expanded >= max)
+        {
+            self.stopped = Some(Limit::Nodes);
+            return true;
+        }
+        if self.expanded.is_multiple_of(CLOCK_EVERY)
+            && self
+                .limits
+                .max_time
+                .is_some_and(|max| self.began.elapsed() >= max)
+        {
+            self.stopped = Some(Limit::Time);
+            return true;
+        }
+        false
+    }
+
+    fn dfs(&mut self, state: &State, g: u32, bound: u32, last: Option<Move>) -> Step {
+        let f = g + self.h.estimate(state);
+        if f > bound {
+            return Step::Next(f);
+        }
+        if *state == self.goal {
+            return Step::Found;
+        }
+        if self.out_of_limits() {
+            return Step::Stopped;
+        }
+        self.expanded += 1;
+        let mut least = u32::MAX;
+        for mv in Move::ALL {
+            if last.is_some_and(|l| horizontal(l) == horizontal(mv)) {
+                continue;
+            }
+            let mut next = *state;
+            let mut cells = 0;
+            while let Some(after) = next.apply(mv) {
+                next = after;
+                cells += 1;
+                self.generated += 1;
+                self.path.push((mv, cells));
+                match self.dfs(&next, g + 1, bound, Some(mv)) {
+                    Step::Found => return Step::Found,
+                    Step::Stopped => return Step::Stopped,
+                    Step::Next(f) => least = least.min(f),
+                }
+                self.path.pop();
+            }
+        }
+        Step::Next(least)
+    }
+}
