@@ -89,6 +89,7 @@ mod error;
 pub mod generate;
 pub mod heuristic;
 pub mod instance_set;
+pub mod large;
 pub mod pattern;
 pub mod rank;
 pub mod rng;
