@@ -87,6 +87,7 @@ mod board;
 mod consistency;
 mod error;
 pub mod generate;
+mod guarantee;
 pub mod heuristic;
 pub mod instance_set;
 pub mod large;
@@ -107,6 +108,7 @@ pub use board::{
 };
 pub use error::ErrorChain;
 pub use generate::BuildOptions;
+pub use guarantee::{Factor, FactorError, Guarantee, MAX_FACTOR_THOUSANDTHS};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use rank::{RankSpace, TooLargeError};
 pub use row::InvalidRow;

@@ -17,20 +17,23 @@ pub fn print_solution(
     algorithm: &str,
     optimal: bool,
     exact: Option<usize>,
+    guarantee: npuzzle::Guarantee,
 ) -> CommandResult {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         SolveFormat::Moves => writeln!(out, "{}", solution.moves_string())?,
         SolveFormat::Json => {
-            let json = SolveJson::new(solution, goal, algorithm, optimal, exact);
+            let json = SolveJson::new(solution, goal, algorithm, optimal, exact, guarantee);
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         SolveFormat::Text => {
             let quality = match (optimal, exact) {
                 (true, _) => "optimal".to_string(),
-                (false, Some(exact)) => format!("not optimal: the exact distance is {exact}"),
-                (false, None) => "not proven optimal".to_string(),
+                (false, Some(exact)) => {
+                    format!("guarantee {guarantee}; not optimal: the exact distance is {exact}")
+                }
+                (false, None) => format!("guarantee {guarantee}; not proven optimal"),
             };
             writeln!(
                 out,
