@@ -71,7 +71,7 @@ pub fn solve(args: &SolveArgs, start: &LargeState, goal: &LargeState) -> Command
         let reason = format!(
             "{start} cannot reach {goal}: the two are in different parity classes (tile \
              inversions{}), and no move changes it",
-            if start.board().width() % 2 == 0 {
+            if start.board().width().is_multiple_of(2) {
                 " plus the blank's row"
             } else {
                 ""

@@ -264,7 +264,7 @@ impl LargeState {
         }
         let odd = (order.len() - cycles) % 2 == 1;
         let w = self.board.width();
-        odd ^ (w % 2 == 0 && (self.blank / w) % 2 == 1)
+        odd ^ (w.is_multiple_of(2) && !(self.blank / w).is_multiple_of(2))
     }
 
     /// Whether `goal` can be reached: same board, same parity class.
