@@ -19,7 +19,7 @@
 //! let goal = LargeState::goal(board);
 //! let start = scramble_uniform(&goal, &mut SplitMix64::new(7));
 //! let moves = solve_constructive(&start, &goal)?;
-//! assert_eq!(start.after(&moves)?, goal);
+//! assert_eq!(start.after(&moves), Ok(goal));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
