@@ -93,7 +93,7 @@ fn the_answer_layer_labels_each_guarantee() {
 }
 
 #[test]
-#[ignore = "long tier: the ten easiest Korf-Felner 24-puzzles at w = 1.2 and 1.5; needs NPUZZLE_PDB_DIR (the 6-6-6-6 files of Korf's goal)"]
+#[ignore = "long tier: the ten easiest Korf-Felner 24-puzzles at w = 1.5, the three easiest at 1.2; needs NPUZZLE_PDB_DIR (the 6-6-6-6 files of Korf's goal)"]
 fn long_tier_easy_24_puzzles_are_within_the_factor_of_the_published_length() {
     let source = std::env::var("NPUZZLE_PDB_DIR")
         .expect("set NPUZZLE_PDB_DIR to a directory with the 5x5 6-6-6-6 files of Korf's goal");
@@ -111,8 +111,11 @@ fn long_tier_easy_24_puzzles_are_within_the_factor_of_the_published_length() {
     set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
     let goal = State::canonical_goal(board, 0);
     let oracle = Oracle::new(DataDir::new(dir.path()));
-    for factor in ["1.2", "1.5"].map(|f| f.parse::<Factor>().unwrap()) {
-        for instance in &set[..10] {
+    // w = 1.5 answers each in well under a second; w = 1.2 runs many more iterations, so
+    // only the three easiest (BENCHMARKS.md, "Fast solutions").
+    for (factor, count) in [("1.5", 10), ("1.2", 3)] {
+        let factor: Factor = factor.parse().unwrap();
+        for instance in &set[..count] {
             let how = How::default().with_guarantee(Guarantee::Within(factor));
             let answer = oracle.solve(&instance.start, &goal, how).unwrap();
             assert!(matches!(
