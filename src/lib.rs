@@ -86,8 +86,10 @@ pub mod answer;
 mod board;
 mod error;
 pub mod generate;
+mod guarantee;
 pub mod heuristic;
 pub mod instance_set;
+pub mod large;
 pub mod metric;
 pub mod mtm;
 pub mod pattern;
@@ -108,6 +110,7 @@ pub use board::{
 };
 pub use error::ErrorChain;
 pub use generate::BuildOptions;
+pub use guarantee::{Factor, FactorError, Guarantee, MAX_FACTOR_THOUSANDTHS};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use metric::Metric;
 pub use rank::{RankSpace, TooLargeError};

@@ -171,15 +171,15 @@ pub const MAX_STATE_TEXT: usize = 1024;
 
 /// One cell as written: its value (0 for the blank) and its 1-based column.
 #[derive(Clone, Copy)]
-struct Token {
-    value: usize,
-    column: usize,
+pub(crate) struct Token {
+    pub(crate) value: usize,
+    pub(crate) column: usize,
 }
 
 /// The cells of an input, before the board is known: tokens plus row lengths when `/` was used.
-struct Lexed {
-    tokens: Vec<Token>,
-    rows: Vec<usize>,
+pub(crate) struct Lexed {
+    pub(crate) tokens: Vec<Token>,
+    pub(crate) rows: Vec<usize>,
 }
 
 fn is_blank_mark(c: char) -> bool {
@@ -192,7 +192,9 @@ fn is_separator(c: char) -> bool {
 
 /// Splits `text` into cells. Without whitespace or commas every character is one cell
 /// (`123456780`, `123/456/780`); otherwise cells are separated by whitespace, `,` or `/`.
-fn lex(text: &str) -> Result<Lexed, ParseStateError> {
+/// A separated cell above `max_value` is a [`ParseStateError::BadCell`] (99 for [`State`];
+/// the large boards of [`crate::large`] read the same spellings with more digits).
+pub(crate) fn lex(text: &str, max_value: usize) -> Result<Lexed, ParseStateError> {
     let chars: Vec<(usize, char)> = text.chars().enumerate().map(|(i, c)| (i + 1, c)).collect();
     if let Some(&(column, found)) = chars
         .iter()
@@ -257,12 +259,14 @@ fn lex(text: &str) -> Result<Lexed, ParseStateError> {
             let value = if token.len() == 1 && token.chars().all(is_blank_mark) {
                 0
             } else if token.chars().all(|c| c.is_ascii_digit()) {
-                token.parse::<usize>().ok().filter(|v| *v <= 99).ok_or(
-                    ParseStateError::BadCell {
+                token
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|v| *v <= max_value)
+                    .ok_or(ParseStateError::BadCell {
                         token: token.clone(),
                         column,
-                    },
-                )?
+                    })?
             } else {
                 return Err(ParseStateError::BadCell { token, column });
             };
@@ -400,7 +404,7 @@ impl State {
         if text.len() > MAX_STATE_TEXT {
             return Err(ParseStateError::TooLong { found: text.len() });
         }
-        let lexed = lex(text)?;
+        let lexed = lex(text, 99)?;
         let board = infer_board(&lexed, board)?;
         let n = board.cells();
         let mut cells = [0u8; MAX_CELLS];

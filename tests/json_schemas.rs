@@ -92,10 +92,16 @@ fn every_commands_json_validates_against_its_schema() {
                 &["solve", "867254301", "-f", "json", "--algorithm", "greedy"],
                 "",
             ),
+            run(d, &["solve", "867254301", "-f", "json", "--within", "none"], ""),
+            run(d, &["solve", "867254301", "-f", "json", "--within", "1.5", "--no-table"], ""),
+            run(d, &["solve", "4 3 2 1 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 0", "-f", "json"], ""),
         ]
         .concat(),
     );
     assert_eq!(rows[1]["solvable"], false);
+    assert_eq!(rows[0]["guarantee"], "optimal");
+    assert_eq!(rows[3]["guarantee"], "none");
+    assert!(rows[5]["path"].is_null() && rows[5]["guarantee"] == "none");
 
     check(
         "compare",
@@ -175,6 +181,40 @@ fn every_commands_json_validates_against_its_schema() {
         "sample",
         &[
             run(d, &["sample", "-n", "3", "--seed", "1", "-f", "json"], ""),
+            run(
+                d,
+                &[
+                    "sample",
+                    "-n",
+                    "2",
+                    "--seed",
+                    "1",
+                    "-f",
+                    "jsonl",
+                    "--scramble",
+                    "uniform",
+                    "--board",
+                    "7x7",
+                ],
+                "",
+            ),
+            run(
+                d,
+                &[
+                    "sample",
+                    "-n",
+                    "2",
+                    "--seed",
+                    "1",
+                    "-f",
+                    "jsonl",
+                    "--scramble",
+                    "walk",
+                    "--moves",
+                    "9",
+                ],
+                "",
+            ),
             run(
                 d,
                 &[

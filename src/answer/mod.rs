@@ -53,6 +53,7 @@ pub use source::{
 };
 
 use crate::board::Board;
+use crate::guarantee::{Factor, Guarantee};
 use crate::heuristic::{Heuristic, HeuristicKind, Lookups, PatternHeuristic};
 use crate::metric::Metric;
 use crate::mtm::walking::WalkingDistance;
@@ -114,6 +115,10 @@ pub struct How {
     /// every other question by IDA* with the MTM walking distance (whatever search or
     /// heuristic is named: the STM estimates are not admissible under MTM).
     pub metric: Metric,
+    /// What a solution must be ([`Oracle::solve`]): optimal (the default), within a factor
+    /// of the optimum (weighted IDA* where no table answers), or anything (the constructive
+    /// solver of [`crate::large`]). Distances are always exact.
+    pub guarantee: Guarantee,
 }
 
 /// Which way to answer.
@@ -148,6 +153,7 @@ impl How {
             heuristic,
             limits,
             metric: Metric::Stm,
+            guarantee: Guarantee::Optimal,
         }
     }
 
@@ -158,6 +164,7 @@ impl How {
             heuristic,
             limits,
             metric: Metric::Stm,
+            guarantee: Guarantee::Optimal,
         }
     }
 
@@ -168,7 +175,26 @@ impl How {
             heuristic,
             limits,
             metric: Metric::Stm,
+            guarantee: Guarantee::Optimal,
         }
+    }
+
+    /// This way, with solutions held to `guarantee` instead of optimal ones (see
+    /// [`How::guarantee`]).
+    ///
+    /// ```
+    /// use npuzzle::{Guarantee, How, Oracle, State};
+    /// let start: State = "8 13 5 4 3 7 15 9 1 12 6 14 11 0 10 2".parse()?; // 4x4
+    /// let goal = State::goal(start.board());
+    /// let how = How::default().with_guarantee(Guarantee::None);
+    /// let answer = Oracle::search_only().solve(&start, &goal, how)?;
+    /// assert_eq!(answer.method.guarantee(), Guarantee::None);
+    /// assert_eq!(answer.value?.end(), goal);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_guarantee(mut self, guarantee: Guarantee) -> How {
+        self.guarantee = guarantee;
+        self
     }
 
     /// The same way, counting moves in `metric`.
@@ -217,6 +243,17 @@ pub enum Method {
     /// Decided without a table or a search: an unsolvable pair (by parity), or a claim judged
     /// from itself alone (an illegal move, a wrong end).
     Reasoning,
+    /// Weighted IDA* (`g + factor * h`, `h` admissible): at most `factor` times the optimum.
+    Bounded {
+        /// The factor.
+        factor: Factor,
+        /// The heuristic.
+        heuristic: HeuristicKind,
+        /// The pattern databases, where the heuristic is [`HeuristicKind::PatternDatabase`].
+        databases: Option<Databases>,
+    },
+    /// The constructive solver ([`crate::large::solve_constructive`]): no length guarantee.
+    Constructive,
 }
 
 impl Method {
@@ -225,15 +262,23 @@ impl Method {
         matches!(self, Method::Table { .. })
     }
 
-    /// Whether a path found this way is always optimal (every way but greedy search).
+    /// Whether a path found this way is always optimal (every way but greedy search, the
+    /// bounded search and the constructive solver).
     pub fn is_optimal(&self) -> bool {
-        !matches!(
-            self,
+        self.guarantee() == Guarantee::Optimal
+    }
+
+    /// What a path found this way is guaranteed to be.
+    pub fn guarantee(&self) -> Guarantee {
+        match self {
             Method::Search {
                 algorithm: Algorithm::Greedy,
                 ..
             }
-        )
+            | Method::Constructive => Guarantee::None,
+            Method::Bounded { factor, .. } => Guarantee::Within(*factor),
+            _ => Guarantee::Optimal,
+        }
     }
 }
 
@@ -253,6 +298,18 @@ impl fmt::Display for Method {
             } => write!(f, "{algorithm} with {heuristic}"),
             Method::Search { algorithm, .. } => write!(f, "{algorithm}"),
             Method::Reasoning => f.write_str("parity and replay"),
+            Method::Bounded {
+                factor,
+                databases: Some(databases),
+                ..
+            } => write!(
+                f,
+                "weighted idastar (w = {factor}) with pattern databases {databases}"
+            ),
+            Method::Bounded {
+                factor, heuristic, ..
+            } => write!(f, "weighted idastar (w = {factor}) with {heuristic}"),
+            Method::Constructive => f.write_str("constructive"),
         }
     }
 }
@@ -753,13 +810,22 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<Solution>, AnswerError> {
+        if how.guarantee == Guarantee::None {
+            Oracle::same_board(start, goal)?;
+            return Ok(constructive(start, goal));
+        }
         if how.metric == Metric::Mtm {
             return self.mtm_solve(start, goal, how);
         }
         let table = match self.route(start, goal, how)? {
             Route::Answered(answer) => return Ok(answer),
             Route::Table(table) => table,
-            Route::Search => return self.search(start, goal, how),
+            Route::Search => match how.guarantee {
+                Guarantee::Within(factor) if factor != Factor::ONE => {
+                    return self.bounded(start, goal, factor, how.limits)
+                }
+                _ => return self.search(start, goal, how),
+            },
         };
         let value = self
             .read(table, table.solve_to(start, goal))?
@@ -893,6 +959,51 @@ impl Oracle {
         })
     }
 
+    /// Weighted IDA* with `factor`: on the pattern databases where the goal has some, else
+    /// on linear conflict (both admissible, so the factor is guaranteed).
+    fn bounded(
+        &self,
+        start: &State,
+        goal: &State,
+        factor: Factor,
+        limits: Limits,
+    ) -> Result<Answer<Solution>, AnswerError> {
+        let patterns = self.pattern_databases(goal)?;
+        let (mut result, heuristic, databases) = match &patterns {
+            Some(found) => {
+                let (h, which) = &**found;
+                let result = search::weighted_idastar(&start.relabel_for(goal), h, factor, limits);
+                (result, HeuristicKind::PatternDatabase, Some(*which))
+            }
+            None => {
+                let h = crate::heuristic::LinearConflict::new(goal);
+                let result = search::weighted_idastar(start, &h, factor, limits);
+                (result, HeuristicKind::LinearConflict, None)
+            }
+        };
+        let value = match std::mem::replace(&mut result.outcome, Outcome::Unsolvable) {
+            // The moves of a relabelled start solve the caller's start too.
+            Outcome::Solved(solution) => {
+                Ok(Solution::from_moves(*start, solution.moves().to_vec())
+                    .expect("the same moves are legal"))
+            }
+            Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
+            Outcome::Refused(error) => return Err(AnswerError::Checkpoint(error)),
+            Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
+        };
+        Ok(Answer {
+            value,
+            method: Method::Bounded {
+                factor,
+                heuristic,
+                databases,
+            },
+            expanded: result.expanded,
+            generated: result.generated,
+            elapsed: result.elapsed,
+        })
+    }
+
     /// Judges another solver's `claim` for `start` and `goal` (see [`verify::judge`]). Where
     /// the exact distance is needed and no table has it, the fallback search finds it within
     /// `how`'s limits; a search that gives up makes the verdict [`Verdict::Unverified`].
@@ -982,6 +1093,25 @@ enum Route<'a, T> {
 }
 
 /// How an answer read from `table` was found.
+/// The constructive solver's answer for a pair of one board (see [`crate::large`]).
+fn constructive(start: &State, goal: &State) -> Answer<Solution> {
+    let began = std::time::Instant::now();
+    let (large_start, large_goal) = (
+        crate::large::LargeState::from_small(start),
+        crate::large::LargeState::from_small(goal),
+    );
+    let (value, method) = match crate::large::solve_constructive(&large_start, &large_goal) {
+        Ok(moves) => (
+            Ok(Solution::from_moves(*start, moves).expect("the solver's moves are legal")),
+            Method::Constructive,
+        ),
+        Err(_) => (Err(NoAnswer::Unsolvable), Method::Reasoning),
+    };
+    let mut answer = Answer::of(value, method);
+    answer.elapsed = began.elapsed();
+    answer
+}
+
 fn table_method(table: &Table<TableBytes>) -> Method {
     Method::Table {
         goal: *table.goal(),

@@ -235,6 +235,14 @@ pub struct SolveArgs {
     /// (exit 2). Removed once the search is solved
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+
+    /// A solution at most FACTOR times the optimum instead of an optimal one (e.g. 1.2:
+    /// weighted IDA* on 4x4 and 5x5, guaranteed), or `none` for the constructive solver (rows
+    /// and columns in turn: milliseconds on any board, no length guarantee). Boards beyond 5x5
+    /// (up to 64x64) are always solved constructively. The output says which guarantee the
+    /// solution carries: optimal, within FACTOR, or none
+    #[arg(long, value_name = "FACTOR|none", value_parser = super::large::parse_within)]
+    pub within: Option<npuzzle::Guarantee>,
 }
 
 /// How to answer: from the table or by which search.
@@ -616,9 +624,28 @@ pub struct SampleArgs {
     #[arg(long)]
     pub with_answers: bool,
 
+    /// Draw by a scrambler instead of by depth, on any board up to 64x64 (--board WxH):
+    /// `uniform`, a uniformly random solvable state; `walk`, a random walk of --moves moves
+    /// from the goal (never straight back). Seeded like every draw
+    #[arg(long, value_enum, value_name = "KIND", conflicts_with_all = ["depth", "min_depth", "max_depth", "unsolvable", "with_answers"])]
+    pub scramble: Option<ScrambleArg>,
+
+    /// The length of a `--scramble walk`
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "scramble")]
+    pub moves: usize,
+
     /// Output form
     #[arg(long, short, value_enum, default_value_t = SampleFormat::Csv)]
     pub format: SampleFormat,
+}
+
+/// The scramblers of `sample --scramble`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrambleArg {
+    /// A uniformly random state of the goal's class
+    Uniform,
+    /// A random walk of --moves moves from the goal
+    Walk,
 }
 
 /// Arguments of `serve` (the command's help is on [`Command::Serve`]).

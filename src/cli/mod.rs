@@ -16,6 +16,7 @@ mod compare;
 mod context;
 mod csv_line;
 mod input;
+mod large;
 mod limits;
 mod lines;
 mod man;

@@ -20,12 +20,14 @@ pub struct SolveJson {
     pub length: usize,
     /// The blank's moves, e.g. `LURD`.
     pub moves: String,
-    /// Every state from start to goal.
-    pub path: Vec<String>,
+    /// Every state from start to goal; null on boards beyond 5x5 (replay `moves`).
+    pub path: Option<Vec<String>>,
     /// The algorithm that found it.
     pub algorithm: String,
     /// Whether the solution is known to be optimal.
     pub optimal: bool,
+    /// What the solution is guaranteed to be: `optimal`, `within FACTOR` or `none`.
+    pub guarantee: String,
     /// Always true: the record of an unsolvable pair is [`UnsolvableJson`], with `false` here
     /// (docs/json/solve.schema.json has both).
     pub solvable: bool,
@@ -88,6 +90,7 @@ impl SolveJson {
         algorithm: &str,
         optimal: bool,
         exact: Option<usize>,
+        guarantee: npuzzle::Guarantee,
     ) -> SolveJson {
         SolveJson {
             start: solution.start().to_string(),
@@ -95,9 +98,10 @@ impl SolveJson {
             distance: if optimal { Some(solution.len()) } else { exact },
             length: solution.len(),
             moves: solution.moves_string(),
-            path: solution.path().iter().map(|s| s.to_string()).collect(),
+            path: Some(solution.path().iter().map(|s| s.to_string()).collect()),
             algorithm: algorithm.to_string(),
             optimal,
+            guarantee: guarantee.to_string(),
             solvable: true,
             stats: None,
         }

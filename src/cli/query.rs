@@ -18,13 +18,14 @@ pub fn print_solution(
     optimal: bool,
     exact: Option<usize>,
     metric: Metric,
+    guarantee: npuzzle::Guarantee,
 ) -> CommandResult {
     let length = metric.length(solution.moves());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         SolveFormat::Moves => writeln!(out, "{}", solution.moves_string())?,
         SolveFormat::Json => {
-            let mut json = SolveJson::new(solution, goal, algorithm, optimal, exact);
+            let mut json = SolveJson::new(solution, goal, algorithm, optimal, exact, guarantee);
             json.length = length;
             if optimal {
                 json.distance = Some(length);
@@ -35,8 +36,10 @@ pub fn print_solution(
         SolveFormat::Text => {
             let quality = match (optimal, exact) {
                 (true, _) => "optimal".to_string(),
-                (false, Some(exact)) => format!("not optimal: the exact distance is {exact}"),
-                (false, None) => "not proven optimal".to_string(),
+                (false, Some(exact)) => {
+                    format!("guarantee {guarantee}; not optimal: the exact distance is {exact}")
+                }
+                (false, None) => format!("guarantee {guarantee}; not proven optimal"),
             };
             writeln!(
                 out,

@@ -47,6 +47,14 @@ impl InstanceRecord {
 
 /// Draws the instances and writes them to stdout.
 pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
+    if let Some(kind) = args.scramble {
+        let seed = args.seed.unwrap_or_else(|| {
+            let seed = fresh_seed();
+            eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
+            seed
+        });
+        return super::large::sample(args, kind, seed);
+    }
     let goal = goal_or_default(&args.goal)?;
     let depths = depth_range(args.depth, args.min_depth, args.max_depth)
         .map_err(|e| Failure::usage(e.to_string()))?;

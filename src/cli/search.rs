@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle::answer::{AnswerError, Choice, NoAnswer};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, Board, HeuristicKind, How, Method, Metric, State};
+use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric, Solution, State};
 
 use super::args::{
     AlgorithmArg, DistanceFormat, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat,
@@ -181,8 +181,19 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
 
 /// `npuzzle solve`: the table or a search, with `--stats`.
 pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
+    if let Some((start, goal)) = super::large::large_pair(&args.start, &args.goal)? {
+        return super::large::solve(args, &start, &goal);
+    }
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
     let mut how = how(&args.search, start.board(), context)?;
+    if let Some(guarantee) = args.within {
+        if args.search.algorithm.is_some() || args.search.heuristic.is_some() {
+            return Err(Failure::usage(
+                "--within chooses the solver itself: leave out --algorithm and --heuristic",
+            ));
+        }
+        how = how.with_guarantee(guarantee);
+    }
     if let Some(file) = &args.checkpoint {
         // One search per process: the path lives as long as it (and keeps `Limits` `Copy`).
         how.limits = how
@@ -225,6 +236,11 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     };
     let length = how.metric.length(solution.moves());
     let optimal = exact.map_or(method.is_optimal(), |d| d as usize == length);
+    let guarantee = if optimal {
+        Guarantee::Optimal
+    } else {
+        method.guarantee()
+    };
     let (label, heuristic) = match method {
         Method::Search {
             algorithm,
@@ -237,6 +253,18 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
                 None => h.name().to_string(),
             }),
         ),
+        Method::Bounded {
+            heuristic,
+            databases,
+            ..
+        } => (
+            "weighted idastar",
+            Some(match databases {
+                Some(databases) => format!("{heuristic} {databases}"),
+                None => heuristic.name().to_string(),
+            }),
+        ),
+        Method::Constructive => ("constructive", None),
         _ => ("table", None),
     };
     let stats = SearchStatsJson {
@@ -254,7 +282,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     };
     let exact = exact.map(usize::from);
     if args.format == SolveFormat::Json {
-        let mut json = SolveJson::new(&solution, &goal, label, optimal, exact);
+        let mut json = SolveJson::new(&solution, &goal, label, optimal, exact, guarantee);
         json.length = length;
         if optimal {
             json.distance = Some(length);
@@ -273,6 +301,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         optimal,
         exact,
         how.metric,
+        guarantee,
     )?;
     if args.stats {
         print_stats(length, method, &stats, optimal, args.format)?;
@@ -292,6 +321,12 @@ fn print_stats(
         Some(d) if optimal => format!("yes (the table says {d})"),
         Some(d) => format!("no (the table says {d})"),
         None if method.is_optimal() => format!("yes (guaranteed by {method})"),
+        None if matches!(method, Method::Bounded { .. }) => {
+            format!("not known ({}, guaranteed by {method})", method.guarantee())
+        }
+        None if method == Method::Constructive => {
+            "not known (no table, and the constructive solver does not guarantee it)".to_string()
+        }
         None => "not known (no table, and greedy search does not guarantee it)".to_string(),
     };
     let text = format!(

@@ -10,6 +10,7 @@
 
 use super::prune::MovePruner;
 use super::{in_place, Limits, SearchResult};
+use crate::guarantee::Factor;
 use crate::heuristic::Heuristic;
 use crate::state::State;
 
@@ -32,4 +33,34 @@ pub fn idastar_with_pruner<H: Heuristic>(
     prune: &MovePruner,
 ) -> SearchResult {
     in_place::search_pruned(start, h, limits, prune)
+}
+
+/// Weighted IDA*: iterative deepening on `g + w * h` with `w = factor`, so that the path is
+/// at most `factor` times the optimum whenever `h` is admissible (the argument is beside the
+/// engine, `in_place::search_weighted`). Larger factors cut far more of the tree: the
+/// bounded-suboptimal answer of [`crate::How::with_guarantee`]`(`[`Guarantee::Within`]`)`.
+///
+/// ```
+/// use npuzzle::heuristic::LinearConflict;
+/// use npuzzle::search::weighted_idastar;
+/// use npuzzle::{Factor, Limits, State};
+///
+/// let start: State = "8 6 7 2 5 4 3 0 1".parse()?;
+/// let goal = State::goal(start.board());
+/// let factor: Factor = "1.5".parse()?;
+/// let result = weighted_idastar(&start, &LinearConflict::new(&goal), factor, Limits::NONE);
+/// assert!(result.solution().unwrap().len() <= 46); // 31 is optimal: at most 1.5 x 31
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// [`Guarantee::Within`]: crate::Guarantee::Within
+pub fn weighted_idastar<H: Heuristic>(
+    start: &State,
+    h: &H,
+    factor: Factor,
+    limits: Limits,
+) -> SearchResult {
+    let prune = MovePruner::for_board(start.board());
+    let (num, den) = factor.ratio();
+    in_place::search_weighted(start, h, limits, &prune, Some((num, den)))
 }

@@ -38,6 +38,10 @@ struct Engine<'h, H> {
     generated: u64,
     budget: Budget,
     stopped: Option<Limit>,
+    /// The weight `num / den` of weighted IDA*: a node's cost is `den * g + num * h`, the
+    /// bounds are in those units. `(1, 1)` is plain IDA*.
+    num: u32,
+    den: u32,
 }
 
 /// Where one bounded pass below a node ended ([`pass`]).
@@ -93,6 +97,23 @@ pub(crate) fn search_pruned<H: Heuristic>(
     limits: Limits,
     prune: &MovePruner,
 ) -> SearchResult {
+    search_weighted(start, h, limits, prune, None)
+}
+
+/// [`search_pruned`] on `den * g + num * h` for `weight = Some((num, den))` (weighted
+/// IDA*, `num >= den`). With `h` admissible its path is at most `num / den` times the
+/// optimum: an iteration that finds nothing has a bound below `num / den` times the optimum
+/// (every node of an optimal path has `den * g + num * h <= num * (g + h) <= num * optimum`,
+/// so the whole path would lie within it and be found), and the next bound is the cost of a
+/// node cut on that path, so at most `num * optimum`; a goal found within a bound `b` has
+/// `den * g <= b`.
+pub(crate) fn search_weighted<H: Heuristic>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    prune: &MovePruner,
+    weight: Option<(u32, u32)>,
+) -> SearchResult {
     let goal_state = *h.goal();
     let budget = Budget::new(limits);
     if !start.can_reach(&goal_state) {
@@ -101,6 +122,11 @@ pub(crate) fn search_pruned<H: Heuristic>(
     let mut engine = Engine::new(start, h, prune, budget);
     let (root, root_h) = h.start(start.cells());
     let mut bound = root_h;
+    if let Some((num, den)) = weight {
+        engine.num = num;
+        engine.den = den;
+        bound = num * root_h;
+    }
     loop {
         engine.budget.note_bound(bound);
         match engine.dfs(0, &root, root_h, bound, 0) {
@@ -154,6 +180,8 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             generated: 0,
             budget,
             stopped: None,
+            num: 1,
+            den: 1,
         }
     }
 
@@ -166,7 +194,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
     /// beyond `bound` seen. The nodes of the path live in the recursion's frames, one per
     /// depth: no allocation.
     fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, moves: u32) -> u32 {
-        let f = g + h;
+        let f = self.den * g + self.num * h;
         if f > bound {
             return f;
         }
@@ -190,7 +218,8 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // A child is cut when its estimate exceeds this; the heuristic may stop computing
         // as soon as it knows that (`step_within`), and then gives a lower bound, which is
         // all the next bound needs.
-        let limit = bound.saturating_sub(g + 1);
+        let (num, den) = (self.num, self.den);
+        let limit = bound.saturating_sub(den * (g + 1)) / num;
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
@@ -213,7 +242,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
                 // parent's bound less one is one for the child too. A no-op for consistent
                 // heuristics; pattern databases (minimum over the blank's positions) are only
                 // admissible.
-                Bounded::Known(child, child_h) if g + 1 + child_h <= bound => {
+                Bounded::Known(child, child_h) if den * (g + 1) + num * child_h <= bound => {
                     *slot = Some((
                         mv,
                         target,
@@ -224,7 +253,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
                     ));
                 }
                 Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
-                    next_bound = next_bound.min(g + 1 + child_h);
+                    next_bound = next_bound.min(den * (g + 1) + num * child_h);
                 }
             }
         }

@@ -1,0 +1,67 @@
+//! Seeded scramblers for any board: a uniform random state of the goal's class, and a random
+//! walk from the goal.
+
+use super::state::LargeState;
+use crate::board::Move;
+use crate::rng::SplitMix64;
+
+/// A state drawn uniformly from those that reach `goal`: every cell shuffled (Fisher-Yates),
+/// then, if the draw is in the other class, the first two tiles (not the blank) swapped.
+/// Swapping them is a bijection between the two classes with the blank in place, so each
+/// reachable state has exactly two draws that land on it: uniform.
+pub fn scramble_uniform(goal: &LargeState, rng: &mut SplitMix64) -> LargeState {
+    let mut tiles = goal.tiles().to_vec();
+    for i in (1..tiles.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        tiles.swap(i, j);
+    }
+    let mut state = LargeState::from_tiles(goal.board(), &tiles).expect("a permutation");
+    if !state.can_reach(goal) {
+        let mut cells = (0..tiles.len()).filter(|&c| tiles[c] != 0);
+        let (a, b) = (cells.next(), cells.next());
+        tiles.swap(a.expect("two tiles"), b.expect("two tiles"));
+        state = LargeState::from_tiles(goal.board(), &tiles).expect("a permutation");
+    }
+    state
+}
+
+/// The state after a random walk of `moves` moves from `goal`: each move drawn uniformly
+/// among those the blank can make, never straight back (so the walk does not undo itself
+/// at once; it may still come back to a state by a longer loop). Its distance is at most
+/// `moves`.
+pub fn scramble_walk(goal: &LargeState, moves: usize, rng: &mut SplitMix64) -> LargeState {
+    let board = goal.board();
+    let mut state = goal.clone();
+    let mut last: Option<Move> = None;
+    for _ in 0..moves {
+        let choices: Vec<Move> = Move::ALL
+            .into_iter()
+            .filter(|&mv| board.step(state.blank(), mv).is_some())
+            .filter(|&mv| Some(mv.inverse()) != last)
+            .collect();
+        let mv = choices[rng.below(choices.len() as u64) as usize];
+        state.step(mv);
+        last = Some(mv);
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::large::LargeBoard;
+
+    #[test]
+    fn every_draw_is_solvable_and_seeded() {
+        for (w, h) in [(2, 2), (3, 3), (4, 4), (7, 3), (32, 32)] {
+            let goal = LargeState::goal(LargeBoard::new(w, h).unwrap());
+            for seed in 0..20 {
+                let a = scramble_uniform(&goal, &mut SplitMix64::new(seed));
+                assert!(a.can_reach(&goal));
+                assert_eq!(a, scramble_uniform(&goal, &mut SplitMix64::new(seed)));
+                let b = scramble_walk(&goal, 100, &mut SplitMix64::new(seed));
+                assert!(b.can_reach(&goal));
+            }
+        }
+    }
+}
