@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle::answer::{AnswerError, Choice, NoAnswer};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric, Solution, State};
+use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric, State};
 
 use super::args::{
     AlgorithmArg, DistanceFormat, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat,

@@ -29,8 +29,8 @@ use crate::metric::for_each_mtm_move;
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::table::file::TableBytes;
-use crate::table::{format, Table, TableError};
+use crate::store::file::TableBytes;
+use crate::table::{Table, TableError};
 
 /// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
 /// moves. Only its plain reads are used ([`Table::distance_to`]); the STM table's neighbour
@@ -48,7 +48,7 @@ impl MtmTable {
     pub fn build(goal: &State, options: BuildOptions) -> Result<MtmTable, TooLargeError> {
         let space = RankSpace::new(goal.board())?;
         let distances = generate::distances(&space, goal, options);
-        let bytes = format::encode(goal, &distances);
+        let bytes = crate::generate::encode(goal, &distances);
         let table = Table::from_bytes(TableBytes::from(bytes)).expect("an encoded table decodes");
         Ok(MtmTable { table })
     }
