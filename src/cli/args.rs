@@ -241,7 +241,7 @@ pub struct SolveArgs {
     /// and columns in turn: milliseconds on any board, no length guarantee). Boards beyond 5x5
     /// (up to 64x64) are always solved constructively. The output says which guarantee the
     /// solution carries: optimal, within FACTOR, or none
-    #[arg(long, value_name = "FACTOR|none", value_parser = super::large::parse_within)]
+    #[arg(long, value_name = "FACTOR|none", value_parser = parse_within)]
     pub within: Option<npuzzle::Guarantee>,
 }
 
@@ -689,4 +689,10 @@ pub struct PlayArgs {
     /// Per-move search limit on boards without a table (e.g. 500ms, 2s, 1M)
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
+}
+
+/// Reads `--within`: a factor (`1.2`), `none` or `optimal`.
+pub fn parse_within(text: &str) -> Result<npuzzle::Guarantee, String> {
+    text.parse::<npuzzle::Guarantee>()
+        .map_err(|e| format!("{e}, or `none` for the constructive solver"))
 }

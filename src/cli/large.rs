@@ -14,12 +14,6 @@ use super::input::shorten;
 use super::output::{SearchStatsJson, SolveJson, UnsolvableJson};
 use super::{CommandResult, Failure};
 
-/// Reads `--within`: a factor (`1.2`), `none` or `optimal`.
-pub fn parse_within(text: &str) -> Result<Guarantee, String> {
-    text.parse::<Guarantee>()
-        .map_err(|e| format!("{e}, or `none` for the constructive solver"))
-}
-
 /// Reads `--size` as a large board, if given.
 fn large_board(goal: &GoalArgs) -> Result<Option<LargeBoard>, Failure> {
     goal.size
