@@ -2,7 +2,6 @@
 //! `RAYON_NUM_THREADS` does not get past the thread cap, and a data directory reached through
 //! a symbolic link another user planted in a sticky, world-writable directory is refused.
 
-#[allow(dead_code)] // this binary uses only `is_root` and `NOBODY`
 mod common;
 mod unprivileged;
 

@@ -3,7 +3,6 @@
 //! checking the published optimal lengths. The long tier (`cargo test --test search_pdb --
 //! --ignored`) adds all 100: about 15 s on two cores, so `.ci/run` runs it after `cargo test`.
 
-#[allow(dead_code)] // this binary uses only the Korf helpers
 mod references;
 
 use std::ops::ControlFlow;

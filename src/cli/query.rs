@@ -8,18 +8,35 @@ use super::args::SolveFormat;
 use super::output::SolveJson;
 use super::CommandResult;
 
-/// Writes `solution` to stdout in `format`; `exact` is the optimal distance where it is known
-/// and the solution is not optimal.
+/// What a printed solution claims: how it was found, whether it is optimal, the exact distance
+/// where it is known, the metric its length is counted in and the guarantee it carries.
+pub struct Claim<'a> {
+    /// The method, as text.
+    pub algorithm: &'a str,
+    /// Proven optimal.
+    pub optimal: bool,
+    /// The optimal distance, where known.
+    pub exact: Option<usize>,
+    /// How moves are counted.
+    pub metric: Metric,
+    /// The guarantee the solution carries.
+    pub guarantee: npuzzle::Guarantee,
+}
+
+/// Writes `solution` to stdout in `format` with what it claims.
 pub fn print_solution(
     solution: &Solution,
     goal: &State,
     format: SolveFormat,
-    algorithm: &str,
-    optimal: bool,
-    exact: Option<usize>,
-    metric: Metric,
-    guarantee: npuzzle::Guarantee,
+    claim: Claim<'_>,
 ) -> CommandResult {
+    let Claim {
+        algorithm,
+        optimal,
+        exact,
+        metric,
+        guarantee,
+    } = claim;
     let length = metric.length(solution.moves());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {

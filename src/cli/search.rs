@@ -14,7 +14,7 @@ use super::args::{
 use super::input::{start_and_goal, unsolvable_reason};
 use super::limits::limits;
 use super::output::{DistanceJson, SearchStatsJson, SolveJson, UnsolvableJson};
-use super::query::print_solution;
+use super::query::{print_solution, Claim};
 use super::search_progress;
 use super::{CommandResult, Context, Failure};
 
@@ -297,11 +297,13 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
         &solution,
         &goal,
         args.format,
-        &method.to_string(),
-        optimal,
-        exact,
-        how.metric,
-        guarantee,
+        Claim {
+            algorithm: &method.to_string(),
+            optimal,
+            exact,
+            metric: how.metric,
+            guarantee,
+        },
     )?;
     if args.stats {
         print_stats(length, method, &stats, optimal, args.format)?;
