@@ -19,13 +19,13 @@ use crate::table::{self, Table};
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum TableFile {
-    /// An exact distance table (kind 1), its header validated (see [`table::file::open`](crate::table::file::open)).
+    /// An exact distance table (kind 1), its header validated (see [`crate::table::file::open`]).
     Exact(Box<Table<TableBytes>>),
     /// A pattern database (kind 2), header and whole body validated (histogram included).
     Pattern(PatternDatabase<TableBytes>),
 }
 
-/// Opens a file the user names, whichever kind it is: an exact table as [`table::file::open`](crate::table::file::open) does, a
+/// Opens a file the user names, whichever kind it is: an exact table as [`crate::table::file::open`] does, a
 /// pattern database checked whole (header, every block, the histogram). Its owner does not
 /// matter (it is only reported on); it must be a regular file.
 ///

@@ -1,7 +1,7 @@
 //! Stored files on disk: opening (regular files only, never blocking), the trust rule, the
 //! memory map, atomic writes, file names, and the record of files that passed the deep check.
 //!
-//! No `unsafe` here: the map and the user id come from [`os`](super::os), whose documentation
+//! No `unsafe` here: the map and the user id come from `store::os`, whose documentation
 //! gives the safety argument this module's rules (atomic writes, the trust rule) uphold.
 
 use std::fs::File;

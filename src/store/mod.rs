@@ -1,7 +1,7 @@
 //! The store: the byte layer under every stored file, exact tables and pattern databases
-//! alike. The file format and its header ([`format`]), the checksums and the record of which
+//! alike. The file format and its header ([`format`](mod@format)), the checksums and the record of which
 //! blocks passed them, the histogram the header's counts are checked against, opening files
-//! under the trust rule, the memory map and atomic writes ([`file`]).
+//! under the trust rule, the memory map and atomic writes ([`file`](mod@file)).
 //!
 //! The store knows bytes and files, not what the entries mean: [`Table`](crate::Table) and
 //! [`PatternDatabase`](crate::pattern::PatternDatabase) are two typed views over it, and
