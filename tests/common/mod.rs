@@ -123,7 +123,7 @@ impl TestCommand {
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = self.command.spawn().expect("the binary runs");
+        let mut child = spawn_retrying(&mut self.command);
         if let Some(input) = self.stdin.clone() {
             let mut stdin = child.stdin.take().expect("piped");
             // A child that exits early closes its stdin; what it did not read is its own
@@ -141,7 +141,7 @@ impl TestCommand {
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = self.command.spawn().expect("the binary runs");
+        let mut child = spawn_retrying(&mut self.command);
         // Written from another thread so that a large input cannot deadlock against a full
         // stdout pipe; a child that exits early closes its stdin, and what it did not read is
         // its own business.
@@ -268,4 +268,21 @@ pub fn on_a_terminal(data_dir: &Path, args: &[&str]) -> (Option<i32>, String) {
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
     )
+}
+
+/// Spawns `command`, retrying while the kernel says the executable is busy: a test that copies
+/// the binary (to run it outside the checkout) races every other test thread that forks, since
+/// a child forked while the copy's write handle is open holds it until it execs (ETXTBSY). The
+/// window is microseconds; a second of retries is far more than it needs.
+pub fn spawn_retrying(command: &mut Command) -> Child {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            result => return result.expect("the binary runs"),
+        }
+    }
 }
