@@ -181,8 +181,9 @@ test('the page plays a 3x3 game with the exact distance, a hint, a verdict and a
   assert.equal(now.distance, moves.length - 3);
   assert.equal(now.distance, cliDistance(now.state, now.board));
   // The menu's note on the board (from /api/boards, which may wait for databases to be built
-  // on a fresh data directory) is on the screenshot too.
-  await page.waitForSelector('#board-note[data-answers="table"]', { timeout: 90000 });
+  // on a fresh data directory: three 4x4 pattern databases, one at a time, each built and
+  // checked whole, minutes on a loaded 2-core machine) is on the screenshot too.
+  await page.waitForSelector('#board-note[data-answers="table"]', { timeout: 300000 });
   mkdirSync(out, { recursive: true });
   await page.screenshot({ path: path.join(out, 'page.png'), fullPage: true });
   await page.click('#play-all');
