@@ -53,16 +53,7 @@ fn batch_answers_every_board_of_at_most_ten_cells_in_one_input_as_the_library_do
     let mut input = String::new();
     let mut expected = Vec::new();
     for _ in 0..3 {
-        for (w, h) in [
-            (2, 2),
-            (2, 3),
-            (3, 2),
-            (2, 4),
-            (4, 2),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-        ] {
+        for (w, h) in references::SMALL_BOARDS {
             let board = Board::new(w, h).unwrap();
             let goal = walk(
                 &State::canonical_goal(board, rng.below(board.cells() as u64) as usize),
