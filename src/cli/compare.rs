@@ -73,9 +73,7 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
         }
         all
     } else {
-        vec![args
-            .heuristic
-            .map_or(HeuristicKind::Manhattan, HeuristicKind::from)]
+        vec![args.heuristic.map(HeuristicKind::from).unwrap_or_default()]
     };
     let mut rows = Vec::new();
     let mut exact = None;
@@ -102,7 +100,7 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
             &heuristics
         } else {
             // Not used; any value runs the same search.
-            &[HeuristicKind::Manhattan]
+            &[HeuristicKind::default()]
         };
         for &heuristic in kinds {
             let how = How::search(algorithm, Some(heuristic), limits);

@@ -89,10 +89,11 @@ fn how_in_stm(args: &SearchArgs, board: Board, context: &Context) -> Result<How,
             ))
         }
         Some(None) => Ok(How::table()),
-        // An algorithm named without a heuristic runs with Manhattan distance, the textbook one.
+        // An algorithm named without a heuristic runs with the library's default heuristic
+        // (Manhattan distance, the textbook one).
         Some(Some(algorithm)) => Ok(How::search(
             algorithm,
-            Some(heuristic.unwrap_or(HeuristicKind::Manhattan)),
+            Some(heuristic.unwrap_or_default()),
             limits,
         )),
         None if args.no_table => Ok(How::without_table(heuristic, limits)),

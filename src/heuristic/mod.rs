@@ -150,6 +150,11 @@ pub(crate) use scalar_heuristic;
 
 /// The heuristics npuzzle offers, by name: `misplaced`, `manhattan`, `linear-conflict` and
 /// `pdb` (pattern databases, which must be built first).
+///
+/// The default, Manhattan distance (the textbook heuristic), is the one a search named without
+/// a heuristic runs with: the command line's `--algorithm` without `--heuristic` takes it from
+/// here. (A [`crate::How`] that names no heuristic leaves the choice to the answer layer;
+/// see [`crate::How::heuristic`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum HeuristicKind {
