@@ -17,6 +17,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::{DefaultTerminal, Frame};
 
 use npuzzle::answer::{AnswerError, NoAnswer};
+use npuzzle::large::{scramble_walk, LargeState};
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{SampleError, SampleOptions};
 use npuzzle::{How, Limits, Method, Move, Oracle, State, BLANK_GLYPH};
@@ -146,22 +147,20 @@ impl<'o> Game<'o> {
                 .map(|i| i.start)
                 .ok_or_else(|| "no instance drawn".to_string()),
             Err(AnswerError::Sample(SampleError::DepthsNeedTable { .. })) => {
-                let mut state = self.goal;
-                let mut last: Option<Move> = None;
-                for _ in 0..self.depth {
-                    let moves: Vec<(Move, State)> = state
-                        .successors()
-                        .filter(|(mv, _)| Some(mv.inverse()) != last)
-                        .collect();
-                    let (mv, next) = moves[self.rng.below(moves.len() as u64) as usize];
-                    state = next;
-                    last = Some(mv);
-                }
+                let walked = scramble_walk(
+                    &LargeState::from_small(&self.goal),
+                    usize::from(self.depth),
+                    &mut self.rng,
+                );
+                // A walk keeps the goal's board, so the state is always a small one.
+                let state = walked
+                    .to_small()
+                    .ok_or_else(|| "no instance drawn".to_string());
                 self.message = format!(
                     "shuffled by {} random moves (exact depths need a table)",
                     self.depth
                 );
-                Ok(state)
+                state
             }
             Err(error) => Err(error.to_string()),
         };

@@ -64,4 +64,37 @@ mod tests {
             }
         }
     }
+
+    /// On a board of at most 25 cells the walk is the one `play` shuffles with: the same
+    /// moves drawn from the same stream as a walk over [`crate::State`]'s successors (written
+    /// out here as `play` wrote it before it called this function), and the stream left at the
+    /// same point.
+    #[test]
+    fn a_walk_on_a_small_board_is_the_walk_over_small_states() {
+        use crate::{Board, Move, State};
+        for (w, h) in [(2, 2), (3, 3), (4, 4), (5, 5), (2, 6)] {
+            let goal = State::goal(Board::new(w, h).unwrap());
+            for (seed, moves) in (0..20).zip([0, 1, 2, 7, 30, 80].into_iter().cycle()) {
+                let mut rng = SplitMix64::new(seed);
+                let (mut state, mut last) = (goal, None::<Move>);
+                for _ in 0..moves {
+                    let choices: Vec<(Move, State)> = state
+                        .successors()
+                        .filter(|(mv, _)| Some(mv.inverse()) != last)
+                        .collect();
+                    let (mv, next) = choices[rng.below(choices.len() as u64) as usize];
+                    state = next;
+                    last = Some(mv);
+                }
+                let mut ours = SplitMix64::new(seed);
+                let walked = scramble_walk(&LargeState::from_small(&goal), moves, &mut ours);
+                assert_eq!(
+                    walked.to_small(),
+                    Some(state),
+                    "{w}x{h}, seed {seed}, {moves} moves"
+                );
+                assert_eq!(ours.next_u64(), rng.next_u64());
+            }
+        }
+    }
 }
