@@ -102,6 +102,7 @@ mod solution;
 mod state;
 pub mod store;
 pub mod table;
+mod unsolvable;
 pub mod verify;
 
 pub use answer::{Answer, AnswerError, How, Method, NoAnswer, Oracle};
@@ -119,6 +120,7 @@ pub use search::{Algorithm, Limits, Outcome, SearchResult};
 pub use solution::{IllegalMove, Solution};
 pub use state::{ParseStateError, State, BLANK, BLANK_GLYPH, MAX_STATE_TEXT};
 pub use table::{FormatError, Header, Table, TableError};
+pub use unsolvable::Unsolvable;
 
 /// The generator's old name (it is [`generate`] now: `search::bfs` is the breadth-first
 /// search), kept so that code written against it still builds.

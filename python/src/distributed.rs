@@ -120,10 +120,8 @@ fn question(
 ) -> PyResult<(State, State)> {
     let start = read_state(start, read_board(board)?, "start")?;
     let goal = read_goal(goal, start.board())?;
-    if !start.can_reach(&goal) {
-        return Err(crate::errors::UnsolvableError::new_err(format!(
-            "{start} cannot reach {goal}"
-        )));
+    if let Some(why) = npuzzle::Unsolvable::between(&start, &goal) {
+        return Err(crate::errors::UnsolvableError::new_err(why.to_string()));
     }
     Ok((start, goal))
 }

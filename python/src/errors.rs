@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use npuzzle::answer::{AnswerError, SourceEvent};
 use npuzzle::answer::store::Notice;
 use npuzzle::table::rows::RowsError;
-use npuzzle::{Answer, NoAnswer, State};
+use npuzzle::{Answer, NoAnswer};
 
 create_exception!(
     npuzzle,
@@ -67,11 +67,10 @@ impl Deferred {
         }
     }
 
-    pub fn no_answer(why: NoAnswer, start: &State, goal: &State, rest: &Answer<()>) -> Deferred {
+    pub fn no_answer(why: NoAnswer, rest: &Answer<()>) -> Deferred {
         match why {
-            NoAnswer::Unsolvable => Deferred::Unsolvable(format!(
-                "{start} cannot reach {goal}: they are in different parity classes, and no move changes the class"
-            )),
+            // The library's reason, as the command line and the server print it.
+            NoAnswer::Unsolvable(why) => Deferred::Unsolvable(why.to_string()),
             NoAnswer::GaveUp(limit) => Deferred::Limit(format!(
                 "the search ({}) gave up at its {limit} after {} expanded nodes and {:.3} s",
                 rest.method,
@@ -100,8 +99,8 @@ pub fn answer_error(error: AnswerError) -> PyErr {
 }
 
 /// The exception for a valid question without an answer.
-pub fn no_answer_error(why: NoAnswer, start: &State, goal: &State, rest: &Answer<()>) -> PyErr {
-    Deferred::no_answer(why, start, goal, rest).into_err("")
+pub fn no_answer_error(why: NoAnswer, rest: &Answer<()>) -> PyErr {
+    Deferred::no_answer(why, rest).into_err("")
 }
 
 /// Reports a data directory's notices as Python `RuntimeWarning`s: a table rebuilt, or

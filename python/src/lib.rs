@@ -517,7 +517,7 @@ fn ask_distance(
         .detach(|| oracle.distance(&start, &goal, how))
         .map_err(answer_error)?;
     let (value, rest) = answer.split();
-    value.map_err(|why| no_answer_error(why, &start, &goal, &rest))
+    value.map_err(|why| no_answer_error(why, &rest))
 }
 
 fn ask_solve(
@@ -533,7 +533,7 @@ fn ask_solve(
     let (value, rest) = answer.split();
     match value {
         Ok(solution) => Ok(Solution::from_answer(solution, rest)),
-        Err(why) => Err(no_answer_error(why, &start, &goal, &rest)),
+        Err(why) => Err(no_answer_error(why, &rest)),
     }
 }
 
@@ -953,9 +953,9 @@ fn searched_distances(
                             let (value, rest) = answer.split();
                             match value {
                                 Ok(d) => Ok(d),
-                                Err(NoAnswer::Unsolvable) => Ok(UNSOLVABLE),
+                                Err(NoAnswer::Unsolvable(_)) => Ok(UNSOLVABLE),
                                 Err(why) => {
-                                    Err(errors::Deferred::no_answer(why, &start, goal, &rest))
+                                    Err(errors::Deferred::no_answer(why, &rest))
                                 }
                             }
                         })

@@ -67,6 +67,7 @@ use crate::state::State;
 use crate::store::TableBytes;
 use crate::table::rows::RowsError;
 use crate::table::{Table, TableError};
+use crate::unsolvable::Unsolvable;
 use crate::verify::{self, Claim, Verdict};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -349,17 +350,29 @@ impl fmt::Display for Databases {
 /// }
 /// assert_eq!(distance("123456708").unwrap(), 1);
 /// let unsolvable = distance("213456780").unwrap_err();
-/// assert_eq!(unsolvable.to_string(), "the start cannot reach the goal (other parity class)");
+/// assert_eq!(
+///     unsolvable.to_string(),
+///     "213456780 cannot reach 123456780: the parity of tile inversions is odd for the start \
+///      but even for the goal, and no move changes it"
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NoAnswer {
-    /// The start cannot reach the goal: their parity classes differ.
-    #[error("the start cannot reach the goal (other parity class)")]
-    Unsolvable,
+    /// The start cannot reach the goal: their parity classes differ ([`Unsolvable`] says how).
+    #[error("{0}")]
+    Unsolvable(Unsolvable),
     /// The search reached a limit first.
     #[error("the search reached its {0} before an answer")]
     GaveUp(Limit),
+}
+
+impl NoAnswer {
+    /// [`NoAnswer::Unsolvable`] for a pair the answer layer found unsolvable (by parity, a
+    /// table's lookup or a search, each of which decides by parity).
+    pub(crate) fn unsolvable(start: &State, goal: &State) -> NoAnswer {
+        NoAnswer::Unsolvable(Unsolvable::of(start, goal))
+    }
 }
 
 /// An answer: the value or why there is none, how it was found, and what it cost.
@@ -739,7 +752,7 @@ impl Oracle {
                 // edited behind valid checksums is refused rather than answered.
                 let value = self.read(table, table.distance_to_checked(start, goal))?;
                 Ok(Answer::of(
-                    value.ok_or(NoAnswer::Unsolvable),
+                    value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
                     table_method(table),
                 ))
             }
@@ -829,7 +842,7 @@ impl Oracle {
         };
         let value = self
             .read(table, table.solve_to(start, goal))?
-            .ok_or(NoAnswer::Unsolvable);
+            .ok_or_else(|| NoAnswer::unsolvable(start, goal));
         let mut answer = Answer::of(value, table_method(table));
         // A table's path costs the states along it and the neighbours read from them.
         if let Ok(solution) = &answer.value {
@@ -858,7 +871,7 @@ impl Oracle {
     /// open, the table's own lookup checks the parity as it ranks, at no extra cost.
     fn unsolvable_before_opening<T>(&self, start: &State, goal: &State) -> Option<Answer<T>> {
         (self.open_table(goal).is_none() && !start.can_reach(goal))
-            .then(|| Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning))
+            .then(|| Answer::of(Err(NoAnswer::unsolvable(start, goal)), Method::Reasoning))
     }
 
     /// A table's reply, telling the source about damage so that it is not opened again.
@@ -938,12 +951,12 @@ impl Oracle {
         let value = match result.outcome {
             Outcome::Refused(error) => return Err(AnswerError::Checkpoint(error)),
             Outcome::Solved(solution) => Ok(solution),
-            Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
+            Outcome::Unsolvable => Err(NoAnswer::unsolvable(start, goal)),
             Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
         };
         // Every search decides an unsolvable pair by parity, before searching.
         let method = match value {
-            Err(NoAnswer::Unsolvable) => Method::Reasoning,
+            Err(NoAnswer::Unsolvable(_)) => Method::Reasoning,
             _ => Method::Search {
                 algorithm,
                 heuristic: algorithm.uses_heuristic().then_some(heuristic),
@@ -989,7 +1002,7 @@ impl Oracle {
             }
             Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
             Outcome::Refused(error) => return Err(AnswerError::Checkpoint(error)),
-            Outcome::Unsolvable => Err(NoAnswer::Unsolvable),
+            Outcome::Unsolvable => Err(NoAnswer::unsolvable(start, goal)),
         };
         Ok(Answer {
             value,
@@ -1060,7 +1073,7 @@ impl Oracle {
                     exact: Exact::Unknown,
                 },
             },
-            Err(NoAnswer::Unsolvable) => judged(None),
+            Err(NoAnswer::Unsolvable(_)) => judged(None),
             Err(NoAnswer::GaveUp(limit)) => Judged {
                 verdict: Verdict::Unverified {
                     why: format!(
@@ -1105,7 +1118,7 @@ fn constructive(start: &State, goal: &State) -> Answer<Solution> {
             Ok(Solution::from_moves(*start, moves).expect("the solver's moves are legal")),
             Method::Constructive,
         ),
-        Err(_) => (Err(NoAnswer::Unsolvable), Method::Reasoning),
+        Err(_) => (Err(NoAnswer::unsolvable(start, goal)), Method::Reasoning),
     };
     let mut answer = Answer::of(value, method);
     answer.elapsed = began.elapsed();

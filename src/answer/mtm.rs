@@ -96,11 +96,14 @@ impl Oracle {
         how: How,
     ) -> Result<Answer<u8>, AnswerError> {
         match self.mtm_route(start, goal, how)? {
-            MtmRoute::Unsolvable => Ok(Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning)),
+            MtmRoute::Unsolvable => Ok(Answer::of(
+                Err(NoAnswer::unsolvable(start, goal)),
+                Method::Reasoning,
+            )),
             MtmRoute::Table(table) => {
                 let value = table.distance_to(start, goal)?;
                 Ok(Answer::of(
-                    value.ok_or(NoAnswer::Unsolvable),
+                    value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
                     Method::Table {
                         goal: *table.table().goal(),
                     },
@@ -121,9 +124,14 @@ impl Oracle {
         how: How,
     ) -> Result<Answer<Solution>, AnswerError> {
         match self.mtm_route(start, goal, how)? {
-            MtmRoute::Unsolvable => Ok(Answer::of(Err(NoAnswer::Unsolvable), Method::Reasoning)),
+            MtmRoute::Unsolvable => Ok(Answer::of(
+                Err(NoAnswer::unsolvable(start, goal)),
+                Method::Reasoning,
+            )),
             MtmRoute::Table(table) => {
-                let value = table.solve_to(start, goal)?.ok_or(NoAnswer::Unsolvable);
+                let value = table
+                    .solve_to(start, goal)?
+                    .ok_or_else(|| NoAnswer::unsolvable(start, goal));
                 let mut answer = Answer::of(
                     value,
                     Method::Table {
@@ -168,7 +176,7 @@ impl Oracle {
         let found = self.mtm_distance(start, goal, how)?;
         let value = match found.value {
             Ok(d) => judged(Some(d)),
-            Err(NoAnswer::Unsolvable) => judged(None),
+            Err(NoAnswer::Unsolvable(_)) => judged(None),
             Err(NoAnswer::GaveUp(limit)) => Judged {
                 verdict: Verdict::Unverified {
                     why: format!(
@@ -221,7 +229,7 @@ impl Oracle {
         let value = match result.outcome {
             Outcome::Solved(solution) => Ok(solution),
             Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),
-            Outcome::Unsolvable | Outcome::Refused(_) => Err(NoAnswer::Unsolvable),
+            Outcome::Unsolvable | Outcome::Refused(_) => Err(NoAnswer::unsolvable(start, goal)),
         };
         Answer {
             value,

@@ -27,7 +27,7 @@ use super::batch_input::{
     self, Block, InputForm, LineBlocks, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS,
 };
 use super::batch_rows::{write_header, PieceDone, Sink};
-use super::input::{board_option, goal_for, parse_state, shorten, state_error, unsolvable_reason};
+use super::input::{board_option, goal_for, parse_state, shorten, state_error};
 use super::lines;
 use super::{CommandResult, Context, Failure};
 
@@ -463,7 +463,7 @@ impl<'a> Answerer<'a> {
                 goal.board(),
                 cost.expanded
             )),
-            _ => Unanswered::Unsolvable(unsolvable_reason(start, goal)),
+            why => Unanswered::Unsolvable(why.to_string()),
         })
     }
 }

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, HeuristicKind, How, Method, NoAnswer, Solution, State};
+use npuzzle::{Answer, HeuristicKind, How, Method, NoAnswer, Solution, State, Unsolvable};
 
 use super::args::{CompareArgs, CompareFormat};
-use super::input::{start_and_goal, unsolvable_reason};
+use super::input::start_and_goal;
 use super::limits::limits;
 use super::search::value;
 use super::{CommandResult, Context, Failure};
@@ -59,8 +59,8 @@ struct CompareJson {
 /// Runs the comparison and prints it.
 pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
     let (start, goal) = start_and_goal(&args.start, &args.goal)?;
-    if !start.can_reach(&goal) {
-        return Err(Failure::negative(unsolvable_reason(&start, &goal)));
+    if let Some(why) = Unsolvable::between(&start, &goal) {
+        return Err(Failure::negative(why.to_string()));
     }
     let limits = limits(&args.limit, DEFAULT_LIMITS).threads(args.threads.unwrap_or(1));
     let oracle = context.oracle();
@@ -81,7 +81,7 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
         let began = Instant::now();
         let answer = oracle.solve(&start, &goal, How::table())?;
         let elapsed = began.elapsed();
-        let (solution, cost) = value(answer, &start, &goal)?;
+        let (solution, cost) = value(answer)?;
         exact = Some(solution.len() as u8);
         rows.push(Row {
             algorithm: "table".to_string(),

@@ -23,7 +23,7 @@ use npuzzle::sample::{SampleError, SampleOptions};
 use npuzzle::{How, Limits, Method, Move, Oracle, State, BLANK_GLYPH};
 
 use super::args::PlayArgs;
-use super::input::{goal_or_default, start_and_goal, unsolvable_reason};
+use super::input::{goal_or_default, start_and_goal};
 use super::limits::limits;
 use super::{CommandResult, Context, Failure};
 
@@ -71,7 +71,7 @@ impl<'o> Game<'o> {
                             cost.expanded
                         ),
                     },
-                    Err(_) => Shown::Unsolvable(unsolvable_reason(&self.now, &self.goal)),
+                    Err(why) => Shown::Unsolvable(why.to_string()),
                 }
             }
             Err(error) => Shown::Failed(error.to_string()),

@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 
 use npuzzle::answer::{AnswerError, Choice, NoAnswer};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric, State};
+use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric};
 
 use super::args::{
     AlgorithmArg, DistanceFormat, HeuristicArg, QueryArgs, SearchArgs, SolveArgs, SolveFormat,
 };
-use super::input::{start_and_goal, unsolvable_reason};
+use super::input::start_and_goal;
 use super::limits::limits;
 use super::output::{DistanceJson, SearchStatsJson, SolveJson, UnsolvableJson};
 use super::query::{print_solution, Claim};
@@ -103,11 +103,7 @@ fn how_in_stm(args: &SearchArgs, board: Board, context: &Context) -> Result<How,
 
 /// The value of `answer` and what it cost, or the failure that says why there is none: exit 1
 /// for an unsolvable pair or a search that gave up.
-pub fn value<T>(
-    answer: Answer<T>,
-    start: &State,
-    goal: &State,
-) -> Result<(T, Answer<()>), Failure> {
+pub fn value<T>(answer: Answer<T>) -> Result<(T, Answer<()>), Failure> {
     let (value, cost) = answer.split();
     match value {
         Ok(value) => Ok((value, cost)),
@@ -121,7 +117,7 @@ pub fn value<T>(
             cost.expanded,
             cost.elapsed.as_secs_f64()
         ))),
-        Err(_) => Err(Failure::negative(unsolvable_reason(start, goal))),
+        Err(why) => Err(Failure::negative(why.to_string())),
     }
 }
 
@@ -147,7 +143,7 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
     let answer = context.oracle().distance(&start, &goal, how);
     search_progress::clear();
     let answer = answer?;
-    if args.format == DistanceFormat::Json && answer.value == Err(NoAnswer::Unsolvable) {
+    if args.format == DistanceFormat::Json && matches!(answer.value, Err(NoAnswer::Unsolvable(_))) {
         // JSON readers get JSON for the negative answer too (and exit code 1).
         let json = DistanceJson {
             start: start.to_string(),
@@ -161,7 +157,7 @@ pub fn distance(args: &QueryArgs, context: &mut Context) -> CommandResult {
         writeln!(out)?;
         return Err(Failure::quiet_negative());
     }
-    let (distance, cost) = value(answer, &start, &goal)?;
+    let (distance, cost) = value(answer)?;
     let mut out = std::io::stdout().lock();
     match args.format {
         DistanceFormat::Text => writeln!(out, "{distance}")?,
@@ -208,21 +204,21 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     search_progress::clear();
     let answer = answer?;
     let took = began.elapsed();
-    if args.format == SolveFormat::Json && answer.value == Err(NoAnswer::Unsolvable) {
+    if let (SolveFormat::Json, Err(NoAnswer::Unsolvable(why))) = (&args.format, &answer.value) {
         // JSON readers get JSON for the negative answer too (and exit code 1).
         let json = UnsolvableJson {
             start: start.to_string(),
             goal: goal.to_string(),
             solvable: false,
             distance: None,
-            reason: unsolvable_reason(&start, &goal),
+            reason: why.to_string(),
         };
         let mut out = std::io::stdout().lock();
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
         writeln!(out)?;
         return Err(Failure::quiet_negative());
     }
-    let (solution, cost) = value(answer, &start, &goal)?;
+    let (solution, cost) = value(answer)?;
     let method = cost.method;
     // The exact distance, to say whether a search's path is optimal: from the table where one
     // may be used (never with --no-table, which promises not to build one).

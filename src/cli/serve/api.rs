@@ -15,7 +15,7 @@ use npuzzle::sample::{self as sampling, SampleOptions};
 use npuzzle::verify::{parse_moves, Claim};
 use npuzzle::{Board, How, Limits, Method, Metric, Oracle, State, TableError};
 
-use super::super::input::{goal_of, parse_state, shorten, unsolvable_reason};
+use super::super::input::{goal_of, parse_state, shorten};
 use super::super::limits::{parse_limit, LimitArg};
 use super::super::Failure;
 use super::Shared;
@@ -288,10 +288,7 @@ fn no_answer(
             ),
             lower_bound: oracle.lower_bound(&pair.start, &pair.goal),
         },
-        _ => ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            unsolvable_reason(&pair.start, &pair.goal),
-        ),
+        why => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why.to_string()),
     }
 }
 
