@@ -194,23 +194,12 @@ fn describe(
     Ok(())
 }
 
-/// The slow checks: neighbour consistency of every entry, and the recounted depths.
+/// The slow check ([`Table::verify_deep`]): every entry against its neighbours. The depth
+/// counts were recounted from the body and held against the header's by `verify_body`.
 fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
-    if let Some(index) = table.first_inconsistent_entry() {
-        let state = table.space().unrank(index, table.goal().parity_class());
-        return Err(Failure::negative(format!(
-            "damaged: entry {index} (state {state}) holds distance {}, which disagrees with its neighbours' entries",
-            table.as_bytes()[table.header().len + index as usize]
-        )));
-    }
-    let recounted = table.recount_depths();
-    if recounted != table.header().counts {
-        return Err(Failure::negative(format!(
-            "damaged: the body's depth counts {recounted:?} differ from the header's {:?}",
-            table.header().counts
-        )));
-    }
-    Ok(())
+    table
+        .verify_deep()
+        .map_err(|error| Failure::negative(format!("damaged: {error}")))
 }
 
 /// `check FILE` on a pattern database: opened whole (header, checksums, histogram), then
