@@ -580,6 +580,27 @@ impl State {
         Relabelling::onto_canonical(goal).apply(self)
     }
 
+    /// The inverse of [`State::relabel_for`]: a state in the labels of the canonical goal with
+    /// `goal`'s blank cell (a state of that goal's table) renamed back into `goal`'s labels.
+    ///
+    /// ```
+    /// use npuzzle::State;
+    /// let goal: State = "087654321".parse()?;
+    /// let start: State = "123456780".parse()?;
+    /// assert_eq!(start.relabel_for(&goal).relabel_from_canonical(&goal), start);
+    /// # Ok::<(), npuzzle::ParseStateError>(())
+    /// ```
+    ///
+    /// # Panics
+    /// If `goal` is on another board.
+    pub fn relabel_from_canonical(&self, goal: &State) -> State {
+        assert_eq!(
+            self.board, goal.board,
+            "relabelling needs states of one board"
+        );
+        Relabelling::from_canonical(goal).apply(self)
+    }
+
     /// The state drawn as rows of right-aligned tiles, [`BLANK_GLYPH`] for the blank, one row
     /// per line.
     pub fn grid(&self) -> String {
@@ -621,6 +642,20 @@ impl Relabelling {
         let canonical = State::canonical_goal(goal.board, goal.blank());
         let mut rename = [0u8; MAX_CELLS];
         for (&from, &to) in goal.cells().iter().zip(canonical.cells()) {
+            rename[usize::from(from)] = to;
+        }
+        Relabelling {
+            board: goal.board,
+            rename,
+        }
+    }
+
+    /// The renaming that takes the canonical goal with `goal`'s blank cell to `goal`: the
+    /// inverse of [`Relabelling::onto_canonical`].
+    pub(crate) fn from_canonical(goal: &State) -> Relabelling {
+        let canonical = State::canonical_goal(goal.board, goal.blank());
+        let mut rename = [0u8; MAX_CELLS];
+        for (&from, &to) in canonical.cells().iter().zip(goal.cells()) {
             rename[usize::from(from)] = to;
         }
         Relabelling {

@@ -40,6 +40,7 @@ mod data_dir;
 mod mtm;
 mod slots;
 mod source;
+mod stats;
 pub mod store;
 
 use std::fmt;
@@ -51,6 +52,7 @@ pub use data_dir::{data_dir_from_env, default_data_dir, platform_data_dir, DATA_
 pub use source::{
     BuildInMemory, DataDir, SourceError, SourceEvent, TableSource, ANNOUNCED_BUILD_BYTES,
 };
+pub use stats::DepthStats;
 
 use crate::board::Board;
 use crate::guarantee::{Factor, Guarantee};

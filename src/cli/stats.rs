@@ -1,11 +1,11 @@
-//! `npuzzle stats`: how the states of a goal's table spread over distances, from the header's
-//! depth counts, with the states at the maximum depth found by scanning the body.
+//! `npuzzle stats`: how the states of a goal's table spread over distances, with the states
+//! at the maximum depth ([`Oracle::depth_stats`](npuzzle::Oracle::depth_stats) computes them;
+//! this file prints them as text, JSON and plots).
 
 use std::io::Write;
 
-use npuzzle::answer::AnswerError;
-use npuzzle::store::file::TableBytes;
-use npuzzle::{Metric, State, Table};
+use npuzzle::answer::DepthStats;
+use npuzzle::Metric;
 use serde::Serialize;
 
 use super::args::{StatsArgs, StatsFormat};
@@ -18,36 +18,6 @@ pub const MAX_LISTED: usize = 20;
 /// Width of the longest bar of the terminal histogram, in characters.
 const BAR_WIDTH: usize = 50;
 
-/// The figures `stats` prints, in the user's own tile labels.
-pub struct Stats {
-    /// How the distances count moves.
-    pub metric: Metric,
-    /// The goal asked for.
-    pub goal: State,
-    /// The canonical goal whose table holds the counts (same distribution).
-    pub table_goal: State,
-    /// States at each depth.
-    pub counts: Vec<u64>,
-    /// All states reaching the goal.
-    pub total: u64,
-    /// The average distance.
-    pub mean: f64,
-    /// The states at the maximum depth, at most [`MAX_LISTED`] of them, sorted.
-    pub farthest: Vec<State>,
-}
-
-impl Stats {
-    /// The largest distance.
-    pub fn max_depth(&self) -> usize {
-        self.counts.len() - 1
-    }
-
-    /// How many states lie at the largest distance.
-    pub fn farthest_count(&self) -> u64 {
-        *self.counts.last().expect("a table has depth 0")
-    }
-}
-
 /// Prints the statistics, and draws the plots asked for.
 pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     let goal = goal_or_default(&args.goal)?;
@@ -58,7 +28,10 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     for path in args.svg.iter().chain(&args.png) {
         stats_plot::check_writable(path).map_err(Failure::usage)?;
     }
-    let stats = compute(&goal, npuzzle::Metric::from(args.metric), context)?;
+    let stats =
+        context
+            .oracle()
+            .depth_stats(&goal, npuzzle::Metric::from(args.metric), MAX_LISTED)?;
     let plot = PlotData {
         title: format!(
             "{}istances to goal {} ({} board, {} states)",
@@ -94,70 +67,7 @@ pub fn run(args: &StatsArgs, context: &mut Context) -> CommandResult {
     Ok(())
 }
 
-/// Reads the counts from the goal's table in `metric` and finds the farthest states.
-pub fn compute(goal: &State, metric: Metric, context: &mut Context) -> Result<Stats, Failure> {
-    let oracle = context.oracle();
-    match metric {
-        Metric::Stm => {
-            let table = oracle
-                .table(goal)?
-                .ok_or_else(|| Context::no_table(goal.board()))?;
-            from_table(table, goal, metric)
-        }
-        Metric::Mtm => {
-            let table = oracle
-                .mtm_table(goal)?
-                .ok_or_else(|| Context::no_table(goal.board()))?;
-            from_table(table.table(), goal, metric)
-        }
-    }
-}
-
-/// The counts of `table` (in `metric`) and its farthest states in `goal`'s labels.
-fn from_table(table: &Table<TableBytes>, goal: &State, metric: Metric) -> Result<Stats, Failure> {
-    let header = table.header();
-    let counts = header.counts.clone();
-    let total: u64 = counts.iter().sum();
-    let weighted: u64 = counts.iter().enumerate().map(|(d, &c)| d as u64 * c).sum();
-    let class = table.goal().parity_class();
-    let mut farthest: Vec<State> = table
-        .entries()
-        .map_err(AnswerError::from)?
-        .iter()
-        .enumerate()
-        .filter(|&(_, &d)| d == header.max_depth)
-        .take(MAX_LISTED)
-        .map(|(index, _)| unlabel(&table.space().unrank(index as u32, class), goal))
-        .collect();
-    farthest.sort_by_key(|s| s.to_string());
-    Ok(Stats {
-        metric,
-        goal: *goal,
-        table_goal: *table.goal(),
-        counts,
-        total,
-        mean: weighted as f64 / total as f64,
-        farthest,
-    })
-}
-
-/// The inverse of [`State::relabel_for`]: a state of the canonical table back in `goal`'s labels.
-pub fn unlabel(canonical_state: &State, goal: &State) -> State {
-    let canonical = State::canonical_goal(goal.board(), goal.blank());
-    let mut back = [0u8; 32];
-    for (&from, &to) in canonical.cells().iter().zip(goal.cells()) {
-        back[from as usize] = to;
-    }
-    let tiles: Vec<u8> = canonical_state
-        .cells()
-        .iter()
-        .map(|&t| back[t as usize])
-        .collect();
-    // A renaming of a permutation is a permutation of the same board.
-    State::from_tiles(goal.board(), &tiles).expect("relabelling keeps a valid state")
-}
-
-fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
+fn write_text(stats: &DepthStats, out: &mut impl Write) -> std::io::Result<()> {
     let goal = &stats.goal;
     write!(out, "goal {goal} ({} board)", goal.board())?;
     if stats.metric == Metric::Mtm {
@@ -250,7 +160,7 @@ pub struct StatsJson {
 
 impl StatsJson {
     /// The JSON form of `stats`.
-    pub fn new(stats: &Stats) -> StatsJson {
+    pub fn new(stats: &DepthStats) -> StatsJson {
         StatsJson {
             goal: stats.goal.to_string(),
             board: stats.goal.board().to_string(),
@@ -268,13 +178,6 @@ impl StatsJson {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unlabel_undoes_relabel_for() {
-        let goal: State = "087654321".parse().unwrap();
-        let start: State = "123456780".parse().unwrap();
-        assert_eq!(unlabel(&start.relabel_for(&goal), &goal), start);
-    }
 
     #[test]
     fn bars_are_proportional_and_never_hide_a_count() {
