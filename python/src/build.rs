@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::store::file;
+use npuzzle::table::file::save_table;
 use npuzzle::{Board, BuildOptions, State, Table};
 
 use crate::convert::{read_board, read_goal};
@@ -220,10 +221,8 @@ fn run(
                 }
                 let table =
                     Table::build(goal, BuildOptions::default()).map_err(|e| e.to_string())?;
-                // A build checks its own output deeply before saving it, as `npuzzle build` does.
-                table.verify_deep().map_err(|e| e.to_string())?;
-                let path = dir.join(file::file_name(goal));
-                file::write_atomic(&path, table.as_bytes()).map_err(|e| e.to_string())?;
+                // Deep-checked, then written atomically, as `npuzzle build` saves it.
+                let path = save_table(dir, &table).map_err(|e| e.to_string())?;
                 done += states(goal);
                 let label = format!("{} table for goal {goal}", goal.board());
                 // A send fails only once the waiting thread has gone, which it never does first.

@@ -6,6 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
+use npuzzle::table::file::save_table;
 use npuzzle::{BuildOptions, State, Table};
 
 use super::args::BuildArgs;
@@ -73,17 +74,15 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let mut lines = Vec::with_capacity(goals.len());
     for (goal, (table, generated)) in goals.iter().zip(built) {
         let table = table.map_err(|e| Failure::usage(e.to_string()))?;
-        // A build checks its own output deeply before saving it: every entry against its
-        // neighbours, not only the checksums it has just computed itself.
+        // `save_table` checks the table deeply before it writes it; the check is timed on its
+        // own here (a passed check is remembered, so the save does not repeat it).
         let checking = Instant::now();
         table
             .verify_deep()
             .map_err(|e| Failure::usage(e.to_string()))?;
         let checked = checking.elapsed();
         let saving = Instant::now();
-        let path = dir.join(npuzzle::store::file::file_name(goal));
-        npuzzle::store::file::write_atomic(&path, table.as_bytes())
-            .map_err(|e| Failure::usage(e.to_string()))?;
+        let path = save_table(dir, &table).map_err(|e| Failure::usage(e.to_string()))?;
         let saved = saving.elapsed();
         // The whole build of this table, not only its generation: checking every entry and
         // writing the file take about as long again on the largest boards.

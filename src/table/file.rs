@@ -3,10 +3,10 @@
 //! the store's ([`crate::store::file`]); building a missing table is the answer layer's
 //! ([`crate::answer::store`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::Table;
-use crate::store::file::{open_mapped, TableBytes, TableFileError};
+use super::{Table, TableError};
+use crate::store::file::{file_name, open_mapped, write_atomic, TableBytes, TableFileError};
 
 /// Opens and maps the table at `path` and validates its header; a body of at most
 /// [`EAGER_CHECK_BYTES`] is checked whole now, a larger one a block at a time as queries read
@@ -56,3 +56,43 @@ pub(crate) fn validate_table(
 /// Tables with at most this many entries (bytes) are checked whole when opened: every board
 /// of at most 10 cells. Larger ones (the 12-cell boards, 240 MB) are checked a block at a time.
 pub const EAGER_CHECK_BYTES: u64 = 16 << 20;
+
+/// Why a table could not be saved: [`save_table`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SaveError {
+    /// The table failed its deep check ([`Table::verify_deep`]): a generator fault, never
+    /// written.
+    #[error(transparent)]
+    Check(#[from] TableError),
+    /// The file could not be written.
+    #[error(transparent)]
+    File(#[from] TableFileError),
+}
+
+/// Saves a table built here into the data directory `dir`, under its goal's file name
+/// ([`file_name`]), and returns the path: deep-checked first (a build checks its own output,
+/// every entry against its neighbours, not only the checksums it has just computed itself),
+/// then written atomically, so a reader never sees half a file. The command line's `build`
+/// and the Python package's `build` both save through here. The data directory's trust check
+/// ([`check_data_dir`](crate::store::file::check_data_dir)) is the caller's, before it builds.
+///
+/// ```
+/// use npuzzle::table::file::{open, save_table};
+/// use npuzzle::{Board, BuildOptions, State, Table};
+/// let dir = tempfile::tempdir()?;
+/// let goal = State::goal(Board::new(2, 3)?);
+/// let path = save_table(dir.path(), &Table::build(&goal, BuildOptions::default())?)?;
+/// assert_eq!(open(&path)?.goal(), &goal);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SaveError::Check`] for a table that fails the deep check, [`SaveError::File`] when the
+/// file cannot be written.
+pub fn save_table<D: AsRef<[u8]>>(dir: &Path, table: &Table<D>) -> Result<PathBuf, SaveError> {
+    table.verify_deep()?;
+    let path = dir.join(file_name(table.goal()));
+    write_atomic(&path, table.as_bytes())?;
+    Ok(path)
+}
