@@ -15,7 +15,7 @@
 //! precomputed constants and one small-table read instead of a full re-rank.
 
 use crate::board::{Board, Move, WrongBoardError, MAX_CELLS};
-use crate::state::State;
+use crate::state::{Parity, State};
 
 /// The largest board (in cells) that can be ranked: 12 cells keep every full index below 2^32.
 pub const MAX_RANKED_CELLS: usize = 12;
@@ -490,7 +490,7 @@ impl RankSpace {
     ///
     /// # Panics
     /// If `index >= self.states()`.
-    pub fn unrank(&self, index: u32, class: bool) -> State {
+    pub fn unrank(&self, index: u32, class: Parity) -> State {
         assert!(index < self.states(), "index {index} is out of range");
         let even = self.state_at(index * 2);
         if even.parity_class() == class {

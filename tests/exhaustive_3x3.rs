@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use npuzzle::generate::{distances, BuildOptions};
 use npuzzle::rank::STATES_3X3;
-use npuzzle::{Board, RankSpace, State, Table};
+use npuzzle::{Board, Parity, RankSpace, State, Table};
 
 /// OEIS A089473: 8-puzzle states at each distance from 123456780 (maximum 31).
 const A089473: [u64; 32] = [
@@ -35,7 +35,7 @@ fn table() -> &'static Table<Vec<u8>> {
 fn unrank_then_rank_is_identity_for_every_3x3_state_of_both_classes() {
     let space = space();
     assert_eq!(space.states(), STATES_3X3);
-    for class in [false, true] {
+    for class in [Parity::Even, Parity::Odd] {
         let mut hit = vec![false; STATES_3X3 as usize];
         for index in 0..STATES_3X3 {
             let state = space.unrank(index, class);

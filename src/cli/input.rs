@@ -112,7 +112,6 @@ pub fn goal_of(text: Option<&str>, board: Option<Board>) -> Result<State, Failur
 
 /// Why `start` cannot reach `goal`, in one line.
 pub fn unsolvable_reason(start: &State, goal: &State) -> String {
-    let parity = |odd: bool| if odd { "odd" } else { "even" };
     let what = if start.board().width().is_multiple_of(2) {
         "tile inversions plus the blank's row"
     } else {
@@ -120,8 +119,8 @@ pub fn unsolvable_reason(start: &State, goal: &State) -> String {
     };
     format!(
         "{start} cannot reach {goal}: the parity of {what} is {} for the start but {} for the goal, and no move changes it",
-        parity(start.parity_class()),
-        parity(goal.parity_class()),
+        start.parity_class(),
+        goal.parity_class(),
     )
 }
 

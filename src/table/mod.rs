@@ -9,7 +9,7 @@ use crate::board::Move;
 use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
-use crate::state::State;
+use crate::state::{Parity, State};
 use crate::store::checks::BlockChecks;
 use crate::store::format;
 
@@ -71,7 +71,7 @@ pub struct Table<D> {
     data: D,
     header: Header,
     space: RankSpace,
-    goal_class: bool,
+    goal_class: Parity,
     checks: BlockChecks,
     /// The whole body was checked before this value was handed out (built in memory, or
     /// checked at open). A plain field, unlike the atomics of `checks`, so a caller's loop of
@@ -275,7 +275,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn in_goal_class(&self, full: u32, tile_parity: bool, blank: usize) -> Option<u32> {
         let width = self.space.board().width();
         let row_term = width.is_multiple_of(2) && !(blank / width).is_multiple_of(2);
-        (tile_parity ^ row_term == self.goal_class).then_some(full)
+        (Parity::from_odd(tile_parity ^ row_term) == self.goal_class).then_some(full)
     }
 
     /// The exact number of moves from `state` to the goal: one rank and one read.
