@@ -277,7 +277,7 @@ fn a_state_of_another_board_is_refused_by_rank_and_try_estimate() {
     let goal = State::goal(space.board());
     let rank = space.rank(&goal).unwrap();
     assert_eq!(space.unrank(rank, goal.parity_class()), goal);
-    assert_eq!(space.index(&goal), rank);
+    assert_eq!(space.rank_unchecked(&goal), rank);
 
     let fifteen = Manhattan::new(&State::goal(Board::new(4, 4).unwrap()));
     let error = fifteen.try_estimate(&small).unwrap_err();

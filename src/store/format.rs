@@ -40,7 +40,7 @@
 //! ([`verify_block`], about 100 us per MiB); [`verify_body`] checks every block, the whole-body
 //! checksum and the histogram (after a build, in `npuzzle check`, and in [`decode`]).
 //!
-//! The body is indexed by [`RankSpace::index`](crate::RankSpace::index) relative to the goal's
+//! The body is indexed by [`RankSpace::rank_unchecked`](crate::RankSpace::rank_unchecked) relative to the goal's
 //! parity class. After the checksums, the body's histogram must equal the header's counts.
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
