@@ -27,7 +27,7 @@ impl From<HeuristicArg> for HeuristicKind {
             HeuristicArg::Misplaced => HeuristicKind::Misplaced,
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
-            HeuristicArg::Pdb => HeuristicKind::PatternDatabase,
+            HeuristicArg::PatternDatabase => HeuristicKind::PatternDatabase,
         }
     }
 }
