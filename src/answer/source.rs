@@ -91,7 +91,7 @@ impl TableSource for BuildInMemory {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SourceEvent<'a> {
-    /// A table is about to be built: `states` entries (bytes) for `goal`.
+    /// A table is about to be built: `states` entries, one byte each, for `goal`.
     Building {
         /// The canonical goal.
         goal: &'a State,
