@@ -47,7 +47,7 @@ fn a_written_table_opens_with_the_same_bytes_and_answers() {
         table.distance(&"867254301".parse().unwrap()).unwrap(),
         Some(31)
     );
-    table.expect_goal(&goal()).unwrap();
+    table.expect(&goal()).unwrap();
 }
 
 #[test]
@@ -175,14 +175,14 @@ fn foreign_bytes_trailing_bytes_and_header_lies_are_refused() {
 fn a_valid_table_for_another_goal_or_board_is_refused_when_asked_for_this_one() {
     let table = Table::from_bytes(bytes()).unwrap();
     let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
-    let error = table.expect_goal(&other_goal).err().unwrap();
+    let error = table.expect(&other_goal).err().unwrap();
     assert!(matches!(error, Mismatch::Goal { .. }));
     let small = Table::build(
         &State::goal(Board::new(3, 2).unwrap()),
         BuildOptions::default(),
     )
     .unwrap();
-    let error = small.expect_goal(&goal()).err().unwrap();
+    let error = small.expect(&goal()).err().unwrap();
     assert!(error.to_string().contains("3x2"), "{error}");
 }
 

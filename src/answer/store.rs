@@ -120,7 +120,7 @@ pub fn load_or_build_with(
         return Ok((into_owned(build()?), notices));
     }
     let problem = match table::file::open_trusted(&path) {
-        Ok(table) => match table.expect_goal(goal) {
+        Ok(table) => match table.expect(goal) {
             Ok(()) => return Ok((table, notices)),
             Err(error) => TableFileError::Mismatch {
                 path: path.clone(),

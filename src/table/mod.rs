@@ -175,11 +175,13 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
-    /// Checks that this table measures distances to `goal`.
+    /// Checks that this table measures distances to `goal` itself, as a file named for `goal`
+    /// must (as [`PatternDatabase::expect`](crate::pattern::PatternDatabase::expect) does for
+    /// a database); [`Table::serves`] says whether it can answer for `goal`, relabelled.
     ///
     /// # Errors
     /// [`Mismatch::Goal`] naming both goals.
-    pub fn expect_goal(&self, goal: &State) -> Result<(), Mismatch> {
+    pub fn expect(&self, goal: &State) -> Result<(), Mismatch> {
         if self.header.goal == *goal {
             Ok(())
         } else {
@@ -462,7 +464,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// `start` with its tiles renamed into the table's labels, for a `goal` the table serves;
     /// `None` for a start on another board.
     fn in_table_labels(&self, start: &State, goal: &State) -> Result<Option<State>, TableError> {
-        self.check_serves(goal)?;
+        if !self.serves(goal) {
+            return Err(self.not_served(goal));
+        }
         if start.board() != goal.board() {
             return Ok(None);
         }
@@ -487,14 +491,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         }))
     }
 
-    fn check_serves(&self, goal: &State) -> Result<(), TableError> {
-        if self.serves(goal) {
-            Ok(())
-        } else {
-            Err(TableError::GoalNotServed {
-                table_goal: self.header.goal,
-                goal: *goal,
-            })
+    /// The error for a `goal` this table does not [serve](Table::serves).
+    fn not_served(&self, goal: &State) -> TableError {
+        TableError::GoalNotServed {
+            table_goal: self.header.goal,
+            goal: *goal,
         }
     }
 

@@ -174,7 +174,7 @@ impl<S: TableSource> TableSource for PolicySource<S> {
                 .as_ref()
                 .map(|dir| file::open_trusted(&dir.join(npuzzle::store::file::file_name(goal))))
             {
-                Some(Ok(table)) if table.expect_goal(goal).is_ok() => table,
+                Some(Ok(table)) if table.expect(goal).is_ok() => table,
                 _ => self.build_one(&what, &table_hint(goal), || {
                     // The generator's layers and parities: about a third of the body more.
                     self.within_budget(&what, bytes, bytes / 2)?;
