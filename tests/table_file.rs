@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use npuzzle::answer::store::Notice;
 use npuzzle::store::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
-use npuzzle::store::TableFileError;
+use npuzzle::store::StoredFileError;
 use npuzzle::table::file;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, FormatError, State, Table};
@@ -244,7 +244,7 @@ fn a_valid_table_under_another_goals_name_is_a_mismatch_and_is_rebuilt() {
             .unwrap();
     match &notices[..] {
         [Notice::Rebuilt {
-            reason: TableFileError::Mismatch { error, .. },
+            reason: StoredFileError::Mismatch { error, .. },
         }] => assert_eq!(
             *error,
             Mismatch::Goal {
@@ -289,7 +289,7 @@ fn an_unusable_data_directory_still_answers_from_memory() {
     assert!(
         matches!(
             error,
-            TableFileError::IsDirectory { .. } | TableFileError::Read { .. }
+            StoredFileError::IsDirectory { .. } | StoredFileError::Read { .. }
         ),
         "{error}"
     );

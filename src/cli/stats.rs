@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use npuzzle::answer::AnswerError;
-use npuzzle::store::file::TableBytes;
+use npuzzle::store::file::StoredBytes;
 use npuzzle::{Metric, State, Table};
 use serde::Serialize;
 
@@ -114,7 +114,7 @@ pub fn compute(goal: &State, metric: Metric, context: &mut Context) -> Result<St
 }
 
 /// The counts of `table` (in `metric`) and its farthest states in `goal`'s labels.
-fn from_table(table: &Table<TableBytes>, goal: &State, metric: Metric) -> Result<Stats, Failure> {
+fn from_table(table: &Table<StoredBytes>, goal: &State, metric: Metric) -> Result<Stats, Failure> {
     let header = table.header();
     let counts = header.counts.clone();
     let total: u64 = counts.iter().sum();

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use npuzzle::answer::{SourceError, TableSource};
 use npuzzle::pattern::{PatternDatabase, PatternSpace};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::table::file;
 use npuzzle::{RankSpace, State, Table};
 
@@ -158,7 +158,7 @@ fn table_hint(goal: &State) -> String {
 }
 
 impl<S: TableSource> TableSource for PolicySource<S> {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         // One byte per state.
         let bytes = RankSpace::new(goal.board())?.states() as u64;
         let what = format!("{} table for goal {goal} ({})", goal.board(), mb(bytes));
@@ -203,7 +203,7 @@ impl<S: TableSource> TableSource for PolicySource<S> {
         goal: &State,
         tiles: &[u8],
         build: bool,
-    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+    ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         let space = PatternSpace::new(goal.board(), tiles)?;
         let entries = space.entries();
         let kept = entries.div_ceil(2);
