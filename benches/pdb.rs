@@ -33,7 +33,7 @@ use korf::{korf_instances, Korf};
 use npuzzle::heuristic::{LinearConflict, PatternHeuristic};
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::idastar;
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, Heuristic, Limits, Move, State};
 
 const SEED: u64 = 0x5eed_0663;
@@ -53,7 +53,7 @@ fn six_six_three(goal: &State) -> (PatternHeuristic, PatternHeuristic) {
         .map(|tiles| {
             let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(()))
                 .expect("a pattern of the board");
-            Arc::new(db.map_into::<TableBytes>())
+            Arc::new(db.map_into::<StoredBytes>())
         })
         .collect();
     let reflected = PatternHeuristic::new(goal, dbs.clone(), true).expect("disjoint");

@@ -161,7 +161,7 @@ pub(crate) fn class_flips(space: &RankSpace, goal: &State) -> Vec<u64> {
     (0..space.board().cells())
         .map(|cell| {
             let row_term = width.is_multiple_of(2) && !(cell / width).is_multiple_of(2);
-            if row_term ^ goal.parity_class() {
+            if row_term ^ goal.parity_class().is_odd() {
                 !0
             } else {
                 0

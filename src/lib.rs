@@ -118,7 +118,7 @@ pub use rank::{RankSpace, TooLargeError};
 pub use row::InvalidRow;
 pub use search::{Algorithm, Limits, Outcome, SearchResult};
 pub use solution::{IllegalMove, Solution};
-pub use state::{ParseStateError, State, BLANK, BLANK_GLYPH, MAX_STATE_TEXT};
+pub use state::{Parity, ParseStateError, State, BLANK, BLANK_GLYPH, MAX_STATE_TEXT};
 pub use table::{FormatError, Header, Table, TableError};
 pub use unsolvable::Unsolvable;
 

@@ -15,7 +15,7 @@
 //! precomputed constants and one small-table read instead of a full re-rank.
 
 use crate::board::{Board, Move, WrongBoardError, MAX_CELLS};
-use crate::state::State;
+use crate::state::{Parity, State};
 
 /// The largest board (in cells) that can be ranked: 12 cells keep every full index below 2^32.
 pub const MAX_RANKED_CELLS: usize = 12;
@@ -214,7 +214,7 @@ struct Step {
 /// use npuzzle::{Board, RankSpace, State};
 /// let space = RankSpace::new(Board::THREE_BY_THREE)?;
 /// let goal = State::goal(Board::THREE_BY_THREE);
-/// let index = space.index(&goal);
+/// let index = space.rank_unchecked(&goal);
 /// assert_eq!(space.unrank(index, goal.parity_class()), goal);
 /// assert_eq!(space.states(), 181_440);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -389,7 +389,7 @@ impl RankSpace {
     /// The full index of `state` (both parity classes), `0..n!`.
     ///
     /// # Panics
-    /// As [`index`](Self::index), for a state of another board.
+    /// As [`rank_unchecked`](Self::rank_unchecked), for a state of another board.
     #[inline]
     pub fn full_index(&self, state: &State) -> u32 {
         self.full_index_and_parity(state).0
@@ -399,7 +399,7 @@ impl RankSpace {
     /// sum), computed in one pass.
     ///
     /// # Panics
-    /// As [`index`](Self::index), for a state of another board (always in debug builds).
+    /// As [`rank_unchecked`](Self::rank_unchecked), for a state of another board (always in debug builds).
     #[inline]
     pub(crate) fn full_index_and_parity(&self, state: &State) -> (u32, bool) {
         debug_assert_eq!(state.board(), self.board);
@@ -454,7 +454,7 @@ impl RankSpace {
     }
 
     /// [`RankSpace::tile_rank`] of a state of a board too large for any rank space: a
-    /// meaningless number, but no panic (see [`RankSpace::index`]).
+    /// meaningless number, but no panic (see [`RankSpace::rank_unchecked`]).
     #[cold]
     #[inline(never)]
     fn tile_rank_other_board(&self, cells: &[u8], blank: usize) -> (u32, bool) {
@@ -472,7 +472,7 @@ impl RankSpace {
     /// [`WrongBoardError`] for a state of another board.
     pub fn rank(&self, state: &State) -> Result<u32, WrongBoardError> {
         WrongBoardError::check(self.board, state.board())?;
-        Ok(self.index(state))
+        Ok(self.rank_unchecked(state))
     }
 
     /// The folded index of `state`, as [`rank`](Self::rank) gives it, without checking its
@@ -482,7 +482,7 @@ impl RankSpace {
     /// `state` must be on this space's board: debug builds assert it; in release builds a
     /// state of another board gives a meaningless index, possibly out of range. Use [`rank`](Self::rank) where the board is not known.
     #[inline]
-    pub fn index(&self, state: &State) -> u32 {
+    pub fn rank_unchecked(&self, state: &State) -> u32 {
         self.full_index(state) >> 1
     }
 
@@ -490,7 +490,7 @@ impl RankSpace {
     ///
     /// # Panics
     /// If `index >= self.states()`.
-    pub fn unrank(&self, index: u32, class: bool) -> State {
+    pub fn unrank(&self, index: u32, class: Parity) -> State {
         assert!(index < self.states(), "index {index} is out of range");
         let even = self.state_at(index * 2);
         if even.parity_class() == class {

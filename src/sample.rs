@@ -13,7 +13,7 @@ use std::ops::RangeInclusive;
 
 use crate::board::MAX_CELLS;
 use crate::rng::SplitMix64;
-use crate::state::{State, BLANK};
+use crate::state::{Parity, State, BLANK};
 use crate::table::{Table, TableError};
 
 /// One instance: a start, its goal, whether it is solvable, and the exact distance where known.
@@ -160,7 +160,7 @@ pub struct Sampler<'t, D> {
     /// The table's body, checked whole once.
     entries: &'t [u8],
     goal: State,
-    class: bool,
+    class: Parity,
     population: Population,
     /// How many states qualify.
     size: u64,

@@ -26,6 +26,60 @@ fn to_byte(value: usize) -> u8 {
     u8::try_from(value).expect("a board has at most 25 cells")
 }
 
+/// The parity of a count. As a state's class ([`State::parity_class`]) it is the invariant
+/// every move keeps, and which of a board's two halves the state lies in.
+///
+/// Two states of one board reach each other exactly when their classes agree; a table holds the states of the goal's class only.
+///
+/// ```
+/// use npuzzle::{Parity, State};
+/// let goal: State = "123456780".parse()?;
+/// let swapped: State = "213456780".parse()?;
+/// assert_eq!(goal.parity_class(), Parity::Even);
+/// assert_eq!(swapped.parity_class(), !Parity::Even);
+/// assert_eq!(swapped.parity_class().to_string(), "odd");
+/// # Ok::<(), npuzzle::ParseStateError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Parity {
+    /// An even count (of inversions, plus the blank's row where the width is even).
+    Even,
+    /// An odd count.
+    Odd,
+}
+
+impl Parity {
+    /// `Odd` when `odd`, else `Even`: the parity of a count given as its low bit.
+    pub const fn from_odd(odd: bool) -> Parity {
+        if odd {
+            Parity::Odd
+        } else {
+            Parity::Even
+        }
+    }
+
+    /// Whether this is `Odd`: the low bit of the count.
+    pub const fn is_odd(self) -> bool {
+        matches!(self, Parity::Odd)
+    }
+}
+
+/// The other parity.
+impl std::ops::Not for Parity {
+    type Output = Parity;
+
+    fn not(self) -> Parity {
+        Parity::from_odd(!self.is_odd())
+    }
+}
+
+/// `even` or `odd`, as messages name it.
+impl fmt::Display for Parity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_odd() { "odd" } else { "even" })
+    }
+}
+
 /// A state of a board: `cells[c]` is the tile in cell `c` (row-major), `0` the blank.
 ///
 /// Holding a `State` means it is valid: every tile `0..cells` appears exactly once.
@@ -535,7 +589,7 @@ impl State {
     }
 
     /// The parity of the number of inversions among the tiles, the blank left out.
-    pub fn tile_parity(&self) -> bool {
+    pub fn tile_parity(&self) -> Parity {
         let tiles: Vec<u8> = self
             .cells()
             .iter()
@@ -548,16 +602,16 @@ impl State {
                 odd ^= tiles[i] > tiles[j];
             }
         }
-        odd
+        Parity::from_odd(odd)
     }
 
     /// The invariant that moves preserve: the tiles' inversion parity, plus on boards of even
     /// width the parity of the blank's row (a vertical move there carries a tile past an odd
     /// number of others). Two states of a board reach each other exactly when their classes agree.
-    pub fn parity_class(&self) -> bool {
+    pub fn parity_class(&self) -> Parity {
         let row_term = self.board.width().is_multiple_of(2)
             && !(self.blank() / self.board.width()).is_multiple_of(2);
-        self.tile_parity() ^ row_term
+        Parity::from_odd(self.tile_parity().is_odd() ^ row_term)
     }
 
     /// Whether `goal` can be reached from this state (same board, same parity class).

@@ -73,15 +73,14 @@ impl Unsolvable {
 
 impl fmt::Display for Unsolvable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parity = |odd: bool| if odd { "odd" } else { "even" };
         write!(
             f,
             "{} cannot reach {}: the parity of {} is {} for the start but {} for the goal, and no move changes it",
             self.start,
             self.goal,
             self.invariant(),
-            parity(self.start.parity_class()),
-            parity(self.goal.parity_class()),
+            self.start.parity_class(),
+            self.goal.parity_class(),
         )
     }
 }

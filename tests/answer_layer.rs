@@ -19,7 +19,7 @@ use npuzzle::pattern::Partition;
 use npuzzle::rng::SplitMix64;
 use npuzzle::sample::{sample_uniform, SampleOptions};
 use npuzzle::search::{Algorithm, Limits};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::verify::{parse_moves, Claim, Verdict};
 use npuzzle::{Board, HeuristicKind, How, Method, NoAnswer, Oracle, State, Table};
 
@@ -30,7 +30,7 @@ struct Counting {
 }
 
 impl TableSource for Counting {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         self.asked.fetch_add(1, Ordering::SeqCst);
         BuildInMemory::default().table(goal)
     }

@@ -450,8 +450,8 @@ fn a_table_damaged_behind_valid_checksums_is_named_not_mistaken_for_unsolvable()
     let near: State = "123456708".parse().unwrap();
     let far: State = "123456078".parse().unwrap();
     let (a, b) = (
-        header_len + space.index(&near) as usize,
-        header_len + space.index(&far) as usize,
+        header_len + space.rank_unchecked(&near) as usize,
+        header_len + space.rank_unchecked(&far) as usize,
     );
     bytes.swap(a, b);
     reseal::reseal_body(&mut bytes);

@@ -220,8 +220,8 @@ fn an_edited_entry_is_refused_at_the_first_row_that_reads_it() {
     let far = parse("123456078");
     let mut edited = built.into_inner();
     edited.swap(
-        header_len + space.index(&near) as usize,
-        header_len + space.index(&far) as usize,
+        header_len + space.rank_unchecked(&near) as usize,
+        header_len + space.rank_unchecked(&far) as usize,
     );
     reseal::reseal_body(&mut edited);
     let table = Table::from_bytes(&edited[..]).expect("checksums and histogram pass");

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use npuzzle::generate::{distances, BuildOptions};
 use npuzzle::rank::STATES_3X3;
-use npuzzle::{Board, RankSpace, State, Table};
+use npuzzle::{Board, Parity, RankSpace, State, Table};
 
 /// OEIS A089473: 8-puzzle states at each distance from 123456780 (maximum 31).
 const A089473: [u64; 32] = [
@@ -35,12 +35,12 @@ fn table() -> &'static Table<Vec<u8>> {
 fn unrank_then_rank_is_identity_for_every_3x3_state_of_both_classes() {
     let space = space();
     assert_eq!(space.states(), STATES_3X3);
-    for class in [false, true] {
+    for class in [Parity::Even, Parity::Odd] {
         let mut hit = vec![false; STATES_3X3 as usize];
         for index in 0..STATES_3X3 {
             let state = space.unrank(index, class);
             assert_eq!(state.parity_class(), class);
-            assert_eq!(space.index(&state), index, "{state}");
+            assert_eq!(space.rank_unchecked(&state), index, "{state}");
             assert!(!std::mem::replace(&mut hit[index as usize], true));
         }
     }
@@ -52,7 +52,7 @@ fn rank_is_a_bijection_onto_the_reachable_states() {
     assert_eq!(reachable.len(), STATES_3X3 as usize);
     let mut hit = vec![false; STATES_3X3 as usize];
     for state in reachable.keys() {
-        let index = space().index(state) as usize;
+        let index = space().rank_unchecked(state) as usize;
         assert!(
             !std::mem::replace(&mut hit[index], true),
             "two states share index {index}"
@@ -210,7 +210,7 @@ fn small_boards_match_an_independent_search_exhaustively() {
             for (state, &d) in &oracle {
                 assert_eq!(table.distance(state).unwrap(), Some(d), "{w}x{h} {state}");
                 assert_eq!(
-                    space.unrank(space.index(state), state.parity_class()),
+                    space.unrank(space.rank_unchecked(state), state.parity_class()),
                     *state
                 );
                 let solution = table.solve(state).unwrap().unwrap();

@@ -28,7 +28,7 @@ fn assert_matches_plain_bfs(space: &RankSpace, goal: State, built: &Distances) {
     assert_eq!(oracle.len(), space.states() as usize, "{board} {goal}");
     let mut expected = vec![u8::MAX; space.states() as usize];
     for (state, &d) in &oracle {
-        expected[space.index(state) as usize] = d;
+        expected[space.rank_unchecked(state) as usize] = d;
     }
     assert!(
         built.entries == expected,
@@ -108,7 +108,7 @@ fn naive_first_inconsistent(space: &RankSpace, goal: &State, entries: &[u8]) -> 
         }
         let around: Vec<u8> = state
             .successors()
-            .map(|(_, next)| entries[space.index(&next) as usize].wrapping_add(1))
+            .map(|(_, next)| entries[space.rank_unchecked(&next) as usize].wrapping_add(1))
             .collect();
         around.iter().any(|&e| e < d) || (d > 0 && !around.contains(&d))
     })
@@ -204,7 +204,7 @@ fn the_deep_check_finds_the_same_first_damage_as_a_naive_check() {
 fn the_deep_check_reports_a_moved_goal_and_a_second_zero() {
     let goal = State::goal(Board::THREE_BY_THREE);
     let valid = Table::build(&goal, BuildOptions::default()).unwrap();
-    let goal_index = valid.space().index(&goal) as usize;
+    let goal_index = valid.space().rank_unchecked(&goal) as usize;
     // The goal's 0 swapped with an entry before it: that entry is the first bad one.
     let mut entries = valid.entries().unwrap().to_vec();
     entries.swap(goal_index, 10);

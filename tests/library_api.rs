@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::error::Error;
 
 use npuzzle::heuristic::Manhattan;
-use npuzzle::store::TableFileError;
+use npuzzle::store::StoredFileError;
 use npuzzle::table::file;
 use npuzzle::verify::{
     judge, parse_moves, parse_path, Claim, IllegalStep, ParseClaimError, Verdict,
@@ -38,7 +38,7 @@ fn errors_with_causes_show_each_cause_once() {
     // A file that cannot be read: an io::Error inside.
     let missing = file::open(&dir.path().join("absent.npt")).unwrap_err();
     assert!(
-        matches!(missing, TableFileError::Read { .. }),
+        matches!(missing, StoredFileError::Read { .. }),
         "{missing:?}"
     );
     assert!(missing.is_missing());
@@ -154,7 +154,7 @@ fn a_solution_displays_as_its_moves_and_in_full_with_the_alternate_flag() {
 fn public_types_implement_debug() {
     fn debug<T: std::fmt::Debug>() {}
     debug::<npuzzle::Table<Vec<u8>>>();
-    debug::<npuzzle::Table<npuzzle::store::TableBytes>>();
+    debug::<npuzzle::Table<npuzzle::store::StoredBytes>>();
     debug::<npuzzle::Oracle>();
     debug::<npuzzle::sample::Sampler<'static, Vec<u8>>>();
     debug::<npuzzle::answer::DataDir>();
@@ -277,7 +277,7 @@ fn a_state_of_another_board_is_refused_by_rank_and_try_estimate() {
     let goal = State::goal(space.board());
     let rank = space.rank(&goal).unwrap();
     assert_eq!(space.unrank(rank, goal.parity_class()), goal);
-    assert_eq!(space.index(&goal), rank);
+    assert_eq!(space.rank_unchecked(&goal), rank);
 
     let fifteen = Manhattan::new(&State::goal(Board::new(4, 4).unwrap()));
     let error = fifteen.try_estimate(&small).unwrap_err();

@@ -17,7 +17,7 @@ use common::TestCommand;
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::{Partition, PatternDamage, PatternDatabase};
 use npuzzle::search::{self, Algorithm};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, Limits, Move, State};
 
 fn build(goal: &State, tiles: &[u8]) -> PatternDatabase<Vec<u8>> {
@@ -106,11 +106,11 @@ fn an_edit_with_its_checksums_recomputed_misleads_the_search_and_fails_the_deep_
     let groups = Partition::SixSixThree.groups(&goal).unwrap();
     let dbs: Vec<PatternDatabase<Vec<u8>>> = groups.iter().map(|t| build(&goal, t)).collect();
     let start = walk(&goal, NEAR);
-    let heuristic = |dbs: Vec<Arc<PatternDatabase<TableBytes>>>| {
+    let heuristic = |dbs: Vec<Arc<PatternDatabase<StoredBytes>>>| {
         PatternHeuristic::new(&goal, dbs, true).unwrap()
     };
     let shared = |db: &PatternDatabase<Vec<u8>>| {
-        Arc::new(PatternDatabase::from_bytes(TableBytes::from(db.as_bytes().to_vec())).unwrap())
+        Arc::new(PatternDatabase::from_bytes(StoredBytes::from(db.as_bytes().to_vec())).unwrap())
     };
     let honest = heuristic(dbs.iter().map(shared).collect());
     let optimal = search::run_with(Algorithm::IdaStar, &honest, &start, Limits::default())
@@ -124,7 +124,7 @@ fn an_edit_with_its_checksums_recomputed_misleads_the_search_and_fails_the_deep_
     let rank = first.space().rank(&placement(first, &start));
     let edited = raise_entry(first, rank);
     // Every check that existed before the deep one accepts it.
-    let accepted = PatternDatabase::from_bytes(TableBytes::from(edited.clone()))
+    let accepted = PatternDatabase::from_bytes(StoredBytes::from(edited.clone()))
         .expect("checksums and histogram hold");
     let mut misled: Vec<_> = dbs.iter().map(shared).collect();
     misled[0] = Arc::new(accepted);

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, BuildOptions, Heuristic, State, Table};
 
 const ONLY: [Lookups; 4] = [
@@ -42,12 +42,12 @@ const ONLY: [Lookups; 4] = [
     },
 ];
 
-fn databases(goal: &State, partition: &[&[u8]]) -> Vec<Arc<PatternDatabase<TableBytes>>> {
+fn databases(goal: &State, partition: &[&[u8]]) -> Vec<Arc<PatternDatabase<StoredBytes>>> {
     partition
         .iter()
         .map(|tiles| {
             let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap();
-            Arc::new(db.map_into::<TableBytes>())
+            Arc::new(db.map_into::<StoredBytes>())
         })
         .collect()
 }

@@ -16,16 +16,16 @@ use std::sync::Arc;
 
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::PatternDatabase;
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, BuildOptions, Heuristic, State, Table};
 
 fn build(goal: &State, tiles: &[u8]) -> PatternDatabase<Vec<u8>> {
     PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap()
 }
 
-fn shared(db: PatternDatabase<Vec<u8>>) -> Arc<PatternDatabase<TableBytes>> {
+fn shared(db: PatternDatabase<Vec<u8>>) -> Arc<PatternDatabase<StoredBytes>> {
     let bytes = db.into_inner();
-    Arc::new(PatternDatabase::from_bytes(TableBytes::from(bytes)).unwrap())
+    Arc::new(PatternDatabase::from_bytes(StoredBytes::from(bytes)).unwrap())
 }
 
 /// Every state of `table`'s parity class, in index order.

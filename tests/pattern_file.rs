@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use npuzzle::answer::store::Notice;
 use npuzzle::pattern::PatternDatabase;
 use npuzzle::store::format::{FormatError, FIXED_HEADER_LEN};
-use npuzzle::store::TableFileError;
+use npuzzle::store::StoredFileError;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, State, Table};
 
@@ -226,7 +226,7 @@ fn the_data_directory_rebuilds_a_damaged_database_with_a_note_or_does_without() 
         matches!(
             &notes[..],
             [Notice::Damaged {
-                reason: TableFileError::Mismatch {
+                reason: StoredFileError::Mismatch {
                     error: Mismatch::Pattern { .. },
                     ..
                 }
@@ -301,7 +301,7 @@ fn a_byte_flipped_after_verification_is_caught_at_the_next_open() {
         matches!(
             &notes[..],
             [Notice::Damaged {
-                reason: TableFileError::Invalid {
+                reason: StoredFileError::Invalid {
                     error: FormatError::BlockChecksum { .. },
                     ..
                 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use npuzzle::heuristic::{Bounded, PatternHeuristic};
 use npuzzle::pattern::{Partition, PatternDatabase};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, Heuristic, Move, State};
 
 /// The plain and the reflected heuristic over the same databases of `groups`.
@@ -19,7 +19,7 @@ fn heuristics(goal: &State, groups: &[Vec<u8>]) -> [PatternHeuristic; 2] {
         .iter()
         .map(|tiles| {
             let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap();
-            Arc::new(db.map_into::<TableBytes>())
+            Arc::new(db.map_into::<StoredBytes>())
         })
         .collect();
     [false, true].map(|reflect| PatternHeuristic::new(goal, dbs.clone(), reflect).unwrap())

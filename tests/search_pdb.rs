@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::{self, Algorithm};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, Heuristic, Limits, State};
 
 fn heuristic(goal: &State, partition: Partition, reflect: bool) -> PatternHeuristic {
@@ -21,7 +21,7 @@ fn heuristic(goal: &State, partition: Partition, reflect: bool) -> PatternHeuris
         .iter()
         .map(|tiles| {
             let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap();
-            Arc::new(db.map_into::<TableBytes>())
+            Arc::new(db.map_into::<StoredBytes>())
         })
         .collect();
     PatternHeuristic::new(goal, dbs, reflect).unwrap()

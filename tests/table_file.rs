@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use npuzzle::answer::store::Notice;
 use npuzzle::store::format::{FIXED_HEADER_LEN, FORMAT_VERSION};
-use npuzzle::store::TableFileError;
+use npuzzle::store::StoredFileError;
 use npuzzle::table::file;
 use npuzzle::table::Mismatch;
 use npuzzle::{Board, BuildOptions, FormatError, State, Table};
@@ -47,7 +47,7 @@ fn a_written_table_opens_with_the_same_bytes_and_answers() {
         table.distance(&"867254301".parse().unwrap()).unwrap(),
         Some(31)
     );
-    table.expect_goal(&goal()).unwrap();
+    table.expect(&goal()).unwrap();
 }
 
 #[test]
@@ -175,14 +175,14 @@ fn foreign_bytes_trailing_bytes_and_header_lies_are_refused() {
 fn a_valid_table_for_another_goal_or_board_is_refused_when_asked_for_this_one() {
     let table = Table::from_bytes(bytes()).unwrap();
     let other_goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
-    let error = table.expect_goal(&other_goal).err().unwrap();
+    let error = table.expect(&other_goal).err().unwrap();
     assert!(matches!(error, Mismatch::Goal { .. }));
     let small = Table::build(
         &State::goal(Board::new(3, 2).unwrap()),
         BuildOptions::default(),
     )
     .unwrap();
-    let error = small.expect_goal(&goal()).err().unwrap();
+    let error = small.expect(&goal()).err().unwrap();
     assert!(error.to_string().contains("3x2"), "{error}");
 }
 
@@ -244,7 +244,7 @@ fn a_valid_table_under_another_goals_name_is_a_mismatch_and_is_rebuilt() {
             .unwrap();
     match &notices[..] {
         [Notice::Rebuilt {
-            reason: TableFileError::Mismatch { error, .. },
+            reason: StoredFileError::Mismatch { error, .. },
         }] => assert_eq!(
             *error,
             Mismatch::Goal {
@@ -289,7 +289,7 @@ fn an_unusable_data_directory_still_answers_from_memory() {
     assert!(
         matches!(
             error,
-            TableFileError::IsDirectory { .. } | TableFileError::Read { .. }
+            StoredFileError::IsDirectory { .. } | StoredFileError::Read { .. }
         ),
         "{error}"
     );
@@ -363,8 +363,8 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
     let mut edited = bytes().to_vec();
     let len = header_len();
     edited.swap(
-        len + space.index(&near) as usize,
-        len + space.index(&far) as usize,
+        len + space.rank_unchecked(&near) as usize,
+        len + space.rank_unchecked(&far) as usize,
     );
     reseal::reseal_body(&mut edited);
     let table = Table::from_bytes(&edited[..]).expect("checksums and histogram pass");

@@ -41,7 +41,7 @@ fn planted_table() -> Vec<u8> {
         .into_inner();
     let header_len = Table::from_bytes(&bytes[..]).unwrap().header().len;
     let space = RankSpace::new(Board::THREE_BY_THREE).unwrap();
-    let victim = header_len + space.index(&"012345678".parse().unwrap()) as usize;
+    let victim = header_len + space.rank_unchecked(&"012345678".parse().unwrap()) as usize;
     assert_eq!(bytes[victim], 22);
     let sixteen = (header_len..bytes.len()).find(|&i| bytes[i] == 16).unwrap();
     bytes.swap(victim, sixteen);

@@ -22,7 +22,8 @@ fuzz_target!(|input: (u32, &str, &str, &str, &str)| {
     let space = RankSpace::new(board).unwrap();
     let goal = State::goal(board);
     // Half the starts are unsolvable (the other parity class).
-    let start = space.unrank((index >> 1) % space.states(), (index & 1 == 1) ^ goal.parity_class());
+    let class = if index & 1 == 1 { !goal.parity_class() } else { goal.parity_class() };
+    let start = space.unrank((index >> 1) % space.states(), class);
     let claim = Claim {
         moves: parse_moves(moves).ok(),
         path: parse_path(path, board).ok(),

@@ -66,7 +66,7 @@ use crate::sample::{self as sampling, Instance, SampleError, SampleOptions};
 use crate::search::{self, Algorithm, Limit, Limits, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 use crate::table::rows::RowsError;
 use crate::table::{Table, TableError};
 use crate::unsolvable::Unsolvable;
@@ -561,7 +561,7 @@ impl Oracle {
     ///
     /// # Errors
     /// [`AnswerError::Source`] when the source cannot give it.
-    pub fn table(&self, goal: &State) -> Result<Option<&Table<TableBytes>>, AnswerError> {
+    pub fn table(&self, goal: &State) -> Result<Option<&Table<StoredBytes>>, AnswerError> {
         let (Some(source), Some(slot)) =
             (&self.source, self.slots.slot(goal.board(), goal.blank()))
         else {
@@ -707,7 +707,7 @@ impl Oracle {
 
     /// The table serving `goal` if it is already open: never opens or builds one.
     #[inline]
-    pub fn open_table(&self, goal: &State) -> Option<&Table<TableBytes>> {
+    pub fn open_table(&self, goal: &State) -> Option<&Table<StoredBytes>> {
         self.slots.slot(goal.board(), goal.blank())?.get()
     }
 
@@ -723,7 +723,11 @@ impl Oracle {
     }
 
     /// The table to answer from, if `how` and the board call for one.
-    fn table_for(&self, goal: &State, how: How) -> Result<Option<&Table<TableBytes>>, AnswerError> {
+    fn table_for(
+        &self,
+        goal: &State,
+        how: How,
+    ) -> Result<Option<&Table<StoredBytes>>, AnswerError> {
         match how.choice {
             Choice::Search(_) | Choice::NoTable => Ok(None),
             Choice::Auto => self.table(goal),
@@ -879,7 +883,7 @@ impl Oracle {
     /// A table's reply, telling the source about damage so that it is not opened again.
     fn read<T>(
         &self,
-        table: &Table<TableBytes>,
+        table: &Table<StoredBytes>,
         reply: Result<T, TableError>,
     ) -> Result<T, AnswerError> {
         if let Err(error) = &reply {
@@ -890,7 +894,7 @@ impl Oracle {
 
     /// Tells the source that `table` is damaged, if `error` says so, so that it is not
     /// opened again.
-    fn note_damage(&self, table: &Table<TableBytes>, error: &TableError) {
+    fn note_damage(&self, table: &Table<StoredBytes>, error: &TableError) {
         if let (TableError::Damaged { .. }, Some(source)) = (error, &self.source) {
             source.damaged(table.goal());
         }
@@ -1102,7 +1106,7 @@ enum Route<'a, T> {
     /// Answered without a table or a search.
     Answered(Answer<T>),
     /// From this table.
-    Table(&'a Table<TableBytes>),
+    Table(&'a Table<StoredBytes>),
     /// By a search.
     Search,
 }
@@ -1127,7 +1131,7 @@ fn constructive(start: &State, goal: &State) -> Answer<Solution> {
     answer
 }
 
-fn table_method(table: &Table<TableBytes>) -> Method {
+fn table_method(table: &Table<StoredBytes>) -> Method {
     Method::Table {
         goal: *table.goal(),
     }

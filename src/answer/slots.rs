@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{Board, MIN_SIDE};
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 use crate::table::Table;
 
 use super::MAX_TABLE_CELLS;
@@ -22,7 +22,7 @@ const NONE: u16 = u16::MAX;
 
 /// The slots of every board with tables, each opened table set once (STM tables by default;
 /// the MTM tables have slots of their own).
-pub(super) struct Slots<T = Table<TableBytes>> {
+pub(super) struct Slots<T = Table<StoredBytes>> {
     /// `first[w - 2][h - 2]`: the slot of the board's blank cell 0, or [`NONE`].
     first: [[u16; SIDES]; SIDES],
     tables: Vec<OnceLock<T>>,

@@ -14,7 +14,7 @@ use crate::generate::BuildOptions;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
 use crate::store::file::{check_data_dir, create_private_dir, file_name, pattern_file_name};
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 use crate::table::Table;
 
 /// Why a source could not give a table.
@@ -29,7 +29,7 @@ pub trait TableSource: Send + Sync {
     ///
     /// # Errors
     /// Whatever kept the source from opening or building it.
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError>;
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError>;
 
     /// Told when a table it gave turned out damaged (a block failed its checksum when first
     /// read), so that the next process does not open it again. Does nothing by default.
@@ -49,7 +49,7 @@ pub trait TableSource: Send + Sync {
         goal: &State,
         tiles: &[u8],
         build: bool,
-    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+    ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         let _ = (goal, tiles, build);
         Ok(None)
     }
@@ -63,9 +63,9 @@ pub struct BuildInMemory {
 }
 
 impl TableSource for BuildInMemory {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         let table = build_isolated(goal, self.threads)?;
-        Ok(table.map_bytes(TableBytes::from))
+        Ok(table.map_bytes(StoredBytes::from))
     }
 
     /// Builds the database when `build` is set (the databases built on first use, 4x4 6-6-3:
@@ -75,7 +75,7 @@ impl TableSource for BuildInMemory {
         goal: &State,
         tiles: &[u8],
         build: bool,
-    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+    ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         if !build {
             return Ok(None);
         }
@@ -91,7 +91,7 @@ impl TableSource for BuildInMemory {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SourceEvent<'a> {
-    /// A table is about to be built: `states` entries (bytes) for `goal`.
+    /// A table is about to be built: `states` entries, one byte each, for `goal`.
     Building {
         /// The canonical goal.
         goal: &'a State,
@@ -194,7 +194,7 @@ impl DataDir {
 }
 
 impl TableSource for DataDir {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         let _lock = build_lock(&self.dir, &file_name(goal));
         let (table, notices) = store::load_or_build_with(&self.dir, goal, || {
             let states = crate::RankSpace::new(goal.board())?.states() as u64;
@@ -220,7 +220,7 @@ impl TableSource for DataDir {
         goal: &State,
         tiles: &[u8],
         build: bool,
-    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+    ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         let builder = build.then_some(|| {
             let entries = crate::pattern::PatternSpace::new(goal.board(), tiles)?.entries();
             (self.report)(SourceEvent::BuildingPattern {

@@ -4,7 +4,7 @@
 
 use crate::metric::Metric;
 use crate::state::State;
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 use crate::table::Table;
 
 use super::{AnswerError, Oracle};
@@ -77,7 +77,7 @@ impl Oracle {
 
 /// The counts of `table` (in `metric`) and its first `listed` farthest states in `goal`'s labels.
 fn from_table(
-    table: &Table<TableBytes>,
+    table: &Table<StoredBytes>,
     goal: &State,
     metric: Metric,
     listed: usize,

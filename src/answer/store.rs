@@ -9,8 +9,8 @@ use crate::generate::BuildOptions;
 use crate::pattern::{self, PatternDatabase};
 use crate::state::State;
 use crate::store::file::{
-    check_data_dir, file_name, open_mapped, pattern_file_name, write_atomic, TableBytes,
-    TableFileError,
+    check_data_dir, file_name, open_mapped, pattern_file_name, write_atomic, StoredBytes,
+    StoredFileError,
 };
 use crate::store::format;
 use crate::table::{self, Table};
@@ -20,9 +20,9 @@ use crate::table::{self, Table};
 #[non_exhaustive]
 pub enum TableFile {
     /// An exact distance table (kind 1), its header validated (see [`crate::table::file::open`]).
-    Exact(Box<Table<TableBytes>>),
+    Exact(Box<Table<StoredBytes>>),
     /// A pattern database (kind 2), header and whole body validated (histogram included).
-    Pattern(PatternDatabase<TableBytes>),
+    Pattern(PatternDatabase<StoredBytes>),
 }
 
 /// Opens a file the user names, whichever kind it is: an exact table as [`crate::table::file::open`] does, a
@@ -30,15 +30,15 @@ pub enum TableFile {
 /// matter (it is only reported on); it must be a regular file.
 ///
 /// # Errors
-/// [`TableFileError`]: unreadable, not a regular file, or valid as neither kind.
-pub fn open_any(path: &Path) -> Result<TableFile, TableFileError> {
+/// [`StoredFileError`]: unreadable, not a regular file, or valid as neither kind.
+pub fn open_any(path: &Path) -> Result<TableFile, StoredFileError> {
     let (bytes, _) = open_mapped(path, false)?;
     let pattern = format::decode_header(bytes.as_ref())
         .is_ok_and(|h| h.kind == format::KIND_PATTERN_DATABASE);
     if pattern {
         PatternDatabase::from_bytes(bytes)
             .map(TableFile::Pattern)
-            .map_err(|error| TableFileError::Invalid {
+            .map_err(|error| StoredFileError::Invalid {
                 path: path.to_path_buf(),
                 error,
             })
@@ -59,18 +59,18 @@ pub enum Notice {
     /// The file was damaged or for another goal; it has been rebuilt and replaced.
     Rebuilt {
         /// What was wrong with the old file.
-        reason: TableFileError,
+        reason: StoredFileError,
     },
     /// The file was damaged or for another goal, and could not be replaced (see the
     /// [`Notice::InMemory`] that follows).
     Damaged {
         /// What was wrong with the file.
-        reason: TableFileError,
+        reason: StoredFileError,
     },
     /// The table could not be read or saved; it was built in memory for this run only.
     InMemory {
         /// Why the data directory could not be used.
-        reason: TableFileError,
+        reason: StoredFileError,
     },
 }
 
@@ -97,7 +97,7 @@ pub fn load_or_build(
     dir: &Path,
     goal: &State,
     options: BuildOptions,
-) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
+) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
     load_or_build_with(dir, goal, || Table::build(goal, options))
 }
 
@@ -111,7 +111,7 @@ pub fn load_or_build_with(
     dir: &Path,
     goal: &State,
     build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
-) -> Result<(Table<TableBytes>, Vec<Notice>), crate::TooLargeError> {
+) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
     let path = dir.join(file_name(goal));
     let mut notices = Vec::new();
     if let Err(reason) = check_data_dir(dir) {
@@ -120,9 +120,9 @@ pub fn load_or_build_with(
         return Ok((into_owned(build()?), notices));
     }
     let problem = match table::file::open_trusted(&path) {
-        Ok(table) => match table.expect_goal(goal) {
+        Ok(table) => match table.expect(goal) {
             Ok(()) => return Ok((table, notices)),
-            Err(error) => TableFileError::Mismatch {
+            Err(error) => StoredFileError::Mismatch {
                 path: path.clone(),
                 error,
             },
@@ -166,7 +166,7 @@ pub fn load_or_build_pattern<E>(
     goal: &State,
     tiles: &[u8],
     build: Option<impl FnOnce() -> Result<PatternDatabase<Vec<u8>>, E>>,
-) -> Result<(Option<PatternDatabase<TableBytes>>, Vec<Notice>), E> {
+) -> Result<(Option<PatternDatabase<StoredBytes>>, Vec<Notice>), E> {
     let path = dir.join(pattern_file_name(goal, tiles));
     let mut notices = Vec::new();
     if let Err(reason) = check_data_dir(dir) {
@@ -208,6 +208,6 @@ pub fn load_or_build_pattern<E>(
     Ok((Some(built.map_into()), notices))
 }
 
-fn into_owned(table: Table<Vec<u8>>) -> Table<TableBytes> {
-    table.map_bytes(TableBytes::from)
+fn into_owned(table: Table<Vec<u8>>) -> Table<StoredBytes> {
+    table.map_bytes(StoredBytes::from)
 }

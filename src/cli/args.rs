@@ -273,7 +273,8 @@ pub enum HeuristicArg {
     LinearConflict,
     /// Additive pattern databases (4x4, 5x5, blank in a corner): the strongest in the data
     /// directory (4x4 6-6-3 is built on first use)
-    Pdb,
+    #[value(name = "pdb")]
+    PatternDatabase,
 }
 
 /// How moves are counted (`--metric`).

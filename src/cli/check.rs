@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::PatternDatabase;
 use npuzzle::store::format::{Header, FORMAT_VERSION};
-use npuzzle::store::{TableBytes, TableFileError};
+use npuzzle::store::{StoredBytes, StoredFileError};
 use npuzzle::table::file;
 use npuzzle::{State, Table};
 
@@ -52,13 +52,15 @@ pub fn run(args: &CheckArgs, context: &mut Context) -> CommandResult {
     let opened = opened.map_err(|error| match error {
         // A table of the data directory is rebuilt there; a file named with --file is the
         // caller's to replace.
-        TableFileError::Invalid { .. } | TableFileError::Mismatch { .. } if args.file.is_none() => {
+        StoredFileError::Invalid { .. } | StoredFileError::Mismatch { .. }
+            if args.file.is_none() =>
+        {
             Failure::negative(format!(
                 "damaged: {error}; rebuild it with `npuzzle build{}`",
                 build_options(args)
             ))
         }
-        TableFileError::Invalid { .. } | TableFileError::Mismatch { .. } => {
+        StoredFileError::Invalid { .. } | StoredFileError::Mismatch { .. } => {
             Failure::negative(format!("damaged: {error}"))
         }
         _ if error.is_missing() && args.file.is_none() => Failure::usage(format!(
@@ -175,7 +177,7 @@ fn opening(
 
 fn describe(
     path: &std::path::Path,
-    table: &Table<TableBytes>,
+    table: &Table<StoredBytes>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let header = table.header();
@@ -196,7 +198,7 @@ fn describe(
 
 /// The slow check ([`Table::verify_deep`]): every entry against its neighbours. The depth
 /// counts were recounted from the body and held against the header's by `verify_body`.
-fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
+fn deep(table: &Table<StoredBytes>) -> Result<(), Failure> {
     table
         .verify_deep()
         .map_err(|error| Failure::negative(format!("damaged: {error}")))
@@ -206,7 +208,7 @@ fn deep(table: &Table<TableBytes>) -> Result<(), Failure> {
 /// described; `--deep` adds the deep check (`PatternDatabase::verify_deep`).
 fn check_pattern(
     path: &std::path::Path,
-    db: &PatternDatabase<TableBytes>,
+    db: &PatternDatabase<StoredBytes>,
     deep: bool,
     goal: Option<&State>,
 ) -> CommandResult {

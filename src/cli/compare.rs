@@ -179,7 +179,7 @@ fn print_text(
         Some(d) => writeln!(
             out,
             "{start} -> {goal}: {} (exact, from the table)",
-            super::query::moves(d.into())
+            super::solution_output::moves(d.into())
         )?,
         None => writeln!(
             out,

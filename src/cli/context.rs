@@ -12,7 +12,7 @@ use npuzzle::answer::store::Notice;
 use npuzzle::answer::{
     AnswerError, BuildInMemory, DataDir, Oracle, SourceError, SourceEvent, TableSource,
 };
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, State, Table, TableError};
 
 use super::{Cli, Failure};
@@ -100,7 +100,7 @@ struct InMemoryWithNote {
 }
 
 impl TableSource for InMemoryWithNote {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         if !self.noted.swap(true, Ordering::Relaxed) {
             eprintln!(
                 "npuzzle: note: no data directory ({}): tables are built in memory for this run only",

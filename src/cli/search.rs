@@ -14,8 +14,8 @@ use super::args::{
 use super::input::start_and_goal;
 use super::limits::limits;
 use super::output::{DistanceJson, SearchStatsJson, SolveJson, UnsolvableJson};
-use super::query::{print_solution, Claim};
 use super::search_progress;
+use super::solution_output::{print_solution, Claim};
 use super::{CommandResult, Context, Failure};
 
 /// The per-line limit of `batch` and `verify` on boards without a table, when none is given.
@@ -27,7 +27,7 @@ impl From<HeuristicArg> for HeuristicKind {
             HeuristicArg::Misplaced => HeuristicKind::Misplaced,
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
-            HeuristicArg::Pdb => HeuristicKind::PatternDatabase,
+            HeuristicArg::PatternDatabase => HeuristicKind::PatternDatabase,
         }
     }
 }

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use crate::pattern::delta::NO_PATTERN;
 use crate::pattern::PatternDatabase;
 use crate::state::State;
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 
 /// What a bound with any label as the blank needs, for one goal and one partition.
 #[derive(Clone, Debug)]
@@ -128,7 +128,7 @@ impl Bounds {
     #[inline]
     pub(crate) fn bound(
         &self,
-        databases: &[Arc<PatternDatabase<TableBytes>>],
+        databases: &[Arc<PatternDatabase<StoredBytes>>],
         pos: &[u8; 32],
         blank: usize,
     ) -> u32 {

@@ -15,7 +15,7 @@ pub(crate) mod dual;
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
-mod pdb;
+mod pattern;
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,7 +23,7 @@ use std::str::FromStr;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
-pub use pdb::{Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, UnknownLookups};
+pub use pattern::{Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, UnknownLookups};
 
 use crate::board::MAX_CELLS;
 use crate::state::State;

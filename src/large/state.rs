@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use super::board::{LargeBoard, LargeBoardError};
 use crate::board::Move;
-use crate::state::{lex, ParseStateError, BLANK_GLYPH};
+use crate::state::{lex, Parity, ParseStateError, BLANK_GLYPH};
 use crate::State;
 
 /// The longest text read as a large state, in bytes: a 64x64 state with five characters per
@@ -242,7 +242,7 @@ impl LargeState {
     /// The invariant moves keep, as [`State::parity_class`] defines it: the parity of the
     /// tiles' permutation (blank left out), plus on boards of even width the parity of the
     /// blank's row. Counted by cycles, so it costs one pass on any size.
-    pub fn parity_class(&self) -> bool {
+    pub fn parity_class(&self) -> Parity {
         // The tiles in reading order, the blank left out, as a permutation of 0..n-1.
         let order: Vec<usize> = self
             .tiles
@@ -264,7 +264,7 @@ impl LargeState {
         }
         let odd = (order.len() - cycles) % 2 == 1;
         let w = self.board.width();
-        odd ^ (w.is_multiple_of(2) && !(self.blank / w).is_multiple_of(2))
+        Parity::from_odd(odd ^ (w.is_multiple_of(2) && !(self.blank / w).is_multiple_of(2)))
     }
 
     /// Whether `goal` can be reached: same board, same parity class.

@@ -4,7 +4,7 @@
 //! The STM generator (`crate::generate`) relies on every move changing the blank's
 //! chessboard colour (a layer's neighbours lie one layer before or after it), which a
 //! two-cell slide breaks. So this is a separate neighbour expansion over the same folded
-//! indices ([`RankSpace::index`]) and the same body layout: a frontier of full indices, each
+//! indices ([`RankSpace::rank_unchecked`]) and the same body layout: a frontier of full indices, each
 //! slide found by repeating one single-cell move with the rank arithmetic
 //! ([`RankSpace::for_each_neighbour`]; no state is unranked). Chunks of the frontier run on
 //! rayon and return the unreached neighbours they saw; those are claimed in frontier order,

@@ -29,7 +29,7 @@ use crate::metric::for_each_mtm_move;
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::store::file::TableBytes;
+use crate::store::file::StoredBytes;
 use crate::table::{Table, TableError};
 
 /// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
@@ -37,7 +37,7 @@ use crate::table::{Table, TableError};
 /// checks (`distance_checked`, `verify_deep`) assume STM and do not apply.
 #[derive(Debug)]
 pub struct MtmTable {
-    table: Table<TableBytes>,
+    table: Table<StoredBytes>,
 }
 
 impl MtmTable {
@@ -49,12 +49,12 @@ impl MtmTable {
         let space = RankSpace::new(goal.board())?;
         let distances = generate::distances(&space, goal, options);
         let bytes = crate::generate::encode(goal, &distances);
-        let table = Table::from_bytes(TableBytes::from(bytes)).expect("an encoded table decodes");
+        let table = Table::from_bytes(StoredBytes::from(bytes)).expect("an encoded table decodes");
         Ok(MtmTable { table })
     }
 
     /// The table: its header (goal, histogram) and entries, in MTM moves.
-    pub fn table(&self) -> &Table<TableBytes> {
+    pub fn table(&self) -> &Table<StoredBytes> {
         &self.table
     }
 

@@ -285,7 +285,7 @@ impl<D> PatternDatabase<D> {
     }
 
     /// The same database over other bytes holding the same content (a `Vec` into the
-    /// [`TableBytes`](crate::store::TableBytes) that files are opened as).
+    /// [`StoredBytes`](crate::store::StoredBytes) that files are opened as).
     pub fn map_into<E: From<D>>(self) -> PatternDatabase<E> {
         self.map_bytes(E::from)
     }

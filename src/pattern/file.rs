@@ -9,7 +9,7 @@ use std::path::Path;
 use super::PatternDatabase;
 use crate::state::State;
 use crate::store::file::{
-    is_verified, open_mapped, record_verified, write_atomic, TableBytes, TableFileError,
+    is_verified, open_mapped, record_verified, write_atomic, StoredBytes, StoredFileError,
 };
 
 /// Opens and maps the pattern database at `path` under the trust rule of a data directory (as
@@ -19,11 +19,11 @@ use crate::store::file::{
 /// `open_in_data_dir` (crate-private), which does both.
 ///
 /// # Errors
-/// [`TableFileError`]: unreadable, not a regular file, not trusted, or not a valid pattern
+/// [`StoredFileError`]: unreadable, not a regular file, not trusted, or not a valid pattern
 /// database.
-pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<TableBytes>, TableFileError> {
+pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<StoredBytes>, StoredFileError> {
     let (bytes, _) = open_mapped(path, true)?;
-    PatternDatabase::from_bytes(bytes).map_err(|error| TableFileError::Invalid {
+    PatternDatabase::from_bytes(bytes).map_err(|error| StoredFileError::Invalid {
         path: path.to_path_buf(),
         error,
     })
@@ -44,22 +44,22 @@ pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<TableBytes>,
 /// before anything is read from it. The record is itself read under the trust rule.
 ///
 /// # Errors
-/// [`TableFileError`]: unreadable, not a regular file, not trusted, not a valid pattern
-/// database ([`TableFileError::Invalid`]), for another goal or pattern
-/// ([`TableFileError::Mismatch`], found before the deep check), or failing the deep check
-/// ([`TableFileError::Inconsistent`]).
+/// [`StoredFileError`]: unreadable, not a regular file, not trusted, not a valid pattern
+/// database ([`StoredFileError::Invalid`]), for another goal or pattern
+/// ([`StoredFileError::Mismatch`], found before the deep check), or failing the deep check
+/// ([`StoredFileError::Inconsistent`]).
 pub(crate) fn open_in_data_dir(
     dir: &Path,
     path: &Path,
     goal: &State,
     tiles: &[u8],
-) -> Result<PatternDatabase<TableBytes>, TableFileError> {
+) -> Result<PatternDatabase<StoredBytes>, StoredFileError> {
     let (bytes, metadata) = open_mapped(path, true)?;
-    let invalid = |error| TableFileError::Invalid {
+    let invalid = |error| StoredFileError::Invalid {
         path: path.to_path_buf(),
         error,
     };
-    let mismatch = |error| TableFileError::Mismatch {
+    let mismatch = |error| StoredFileError::Mismatch {
         path: path.to_path_buf(),
         error,
     };
@@ -74,7 +74,7 @@ pub(crate) fn open_in_data_dir(
     let db = PatternDatabase::from_bytes(bytes).map_err(invalid)?;
     db.expect(goal, tiles).map_err(mismatch)?;
     db.verify_deep()
-        .map_err(|error| TableFileError::Inconsistent {
+        .map_err(|error| StoredFileError::Inconsistent {
             path: path.to_path_buf(),
             error: Box::new(error),
         })?;
@@ -87,13 +87,13 @@ pub(crate) fn open_in_data_dir(
 /// as verified so that its first use does not check it again.
 ///
 /// # Errors
-/// [`TableFileError::Inconsistent`] (a generator fault), or [`TableFileError::Write`].
+/// [`StoredFileError::Inconsistent`] (a generator fault), or [`StoredFileError::Write`].
 pub fn save_pattern_database<D: AsRef<[u8]> + Sync>(
     path: &Path,
     db: &PatternDatabase<D>,
-) -> Result<(), TableFileError> {
+) -> Result<(), StoredFileError> {
     db.verify_deep()
-        .map_err(|error| TableFileError::Inconsistent {
+        .map_err(|error| StoredFileError::Inconsistent {
             path: path.to_path_buf(),
             error: Box::new(error),
         })?;

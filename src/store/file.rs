@@ -17,9 +17,10 @@ use super::os::effective_uid;
 use super::os::map_read_only;
 use crate::state::State;
 
-/// The bytes behind a table: a read-only memory map of a file, or a buffer built in memory.
-/// Opaque, so that the memory map stays an implementation detail.
-pub struct TableBytes(Bytes);
+/// The bytes behind a stored file (a table or a pattern database): a read-only memory map of
+/// the file, or a buffer built in memory. Opaque, so that the memory map stays an
+/// implementation detail.
+pub struct StoredBytes(Bytes);
 
 enum Bytes {
     /// A memory-mapped file.
@@ -28,34 +29,34 @@ enum Bytes {
     Owned(Vec<u8>),
 }
 
-impl std::fmt::Debug for TableBytes {
+impl std::fmt::Debug for StoredBytes {
     /// Which kind of bytes and how many, never the bytes themselves.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (kind, len) = match &self.0 {
             Bytes::Mapped(map) => ("mapped", map.len()),
             Bytes::Owned(bytes) => ("owned", bytes.len()),
         };
-        f.debug_struct("TableBytes")
+        f.debug_struct("StoredBytes")
             .field("kind", &kind)
             .field("len", &len)
             .finish()
     }
 }
 
-impl TableBytes {
+impl StoredBytes {
     /// Whether the bytes are a memory-mapped file (rather than built in memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.0, Bytes::Mapped(_))
     }
 }
 
-impl From<Vec<u8>> for TableBytes {
-    fn from(bytes: Vec<u8>) -> TableBytes {
-        TableBytes(Bytes::Owned(bytes))
+impl From<Vec<u8>> for StoredBytes {
+    fn from(bytes: Vec<u8>) -> StoredBytes {
+        StoredBytes(Bytes::Owned(bytes))
     }
 }
 
-impl AsRef<[u8]> for TableBytes {
+impl AsRef<[u8]> for StoredBytes {
     fn as_ref(&self) -> &[u8] {
         match &self.0 {
             Bytes::Mapped(map) => map,
@@ -64,13 +65,13 @@ impl AsRef<[u8]> for TableBytes {
     }
 }
 
-/// Why a table file could not be used.
+/// Why a stored file (a table or a pattern database) could not be used.
 ///
 /// Each message includes its cause's text (the `error` fields), so `source()` does not return
 /// the cause again: a printer that walks the chain shows each cause once.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum TableFileError {
+pub enum StoredFileError {
     /// The file could not be opened, read or mapped.
     #[error("cannot read table {}: {error}", path.display())]
     Read {
@@ -136,14 +137,14 @@ pub enum TableFileError {
     },
 }
 
-impl TableFileError {
+impl StoredFileError {
     /// Whether the file exists but holds something other than a valid table for its name.
     pub fn is_invalid(&self) -> bool {
         matches!(
             self,
-            TableFileError::Invalid { .. }
-                | TableFileError::Mismatch { .. }
-                | TableFileError::Inconsistent { .. }
+            StoredFileError::Invalid { .. }
+                | StoredFileError::Mismatch { .. }
+                | StoredFileError::Inconsistent { .. }
         )
     }
 
@@ -155,13 +156,13 @@ impl TableFileError {
             || self.is_invalid()
             || matches!(
                 self,
-                TableFileError::NotRegular { .. } | TableFileError::Untrusted { .. }
+                StoredFileError::NotRegular { .. } | StoredFileError::Untrusted { .. }
             )
     }
 
     /// Whether the file does not exist.
     pub fn is_missing(&self) -> bool {
-        matches!(self, TableFileError::Read { error, .. } if error.kind() == io::ErrorKind::NotFound)
+        matches!(self, StoredFileError::Read { error, .. } if error.kind() == io::ErrorKind::NotFound)
     }
 }
 
@@ -261,18 +262,18 @@ pub fn pattern_file_name(goal: &State, tiles: &[u8]) -> String {
 }
 
 /// Opens `path` for reading if it is a regular file, without ever blocking.
-pub(crate) fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), TableFileError> {
-    let read_error = |error| TableFileError::Read {
+pub(crate) fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), StoredFileError> {
+    let read_error = |error| StoredFileError::Read {
         path: path.to_path_buf(),
         error,
     };
     let not_regular = |metadata: &std::fs::Metadata| {
         if metadata.is_dir() {
-            Err(TableFileError::IsDirectory {
+            Err(StoredFileError::IsDirectory {
                 path: path.to_path_buf(),
             })
         } else if !metadata.is_file() {
-            Err(TableFileError::NotRegular {
+            Err(StoredFileError::NotRegular {
                 path: path.to_path_buf(),
             })
         } else {
@@ -298,18 +299,18 @@ pub(crate) fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), Tab
 }
 
 /// Maps an opened regular file read-only.
-pub(crate) fn map_file(path: &Path, file: &File) -> Result<TableBytes, TableFileError> {
-    let read_error = |error| TableFileError::Read {
+pub(crate) fn map_file(path: &Path, file: &File) -> Result<StoredBytes, StoredFileError> {
+    let read_error = |error| StoredFileError::Read {
         path: path.to_path_buf(),
         error,
     };
     let metadata = file.metadata().map_err(read_error)?;
     let bytes = if metadata.len() == 0 {
         // An empty file cannot be mapped on every platform; it is simply not a table.
-        TableBytes::from(Vec::new())
+        StoredBytes::from(Vec::new())
     } else {
         let map = map_read_only(file).map_err(read_error)?;
-        TableBytes(Bytes::Mapped(map))
+        StoredBytes(Bytes::Mapped(map))
     };
     Ok(bytes)
 }
@@ -318,12 +319,12 @@ pub(crate) fn map_file(path: &Path, file: &File) -> Result<TableBytes, TableFile
 pub(crate) fn check_trusted(
     path: &Path,
     metadata: &std::fs::Metadata,
-) -> Result<(), TableFileError> {
+) -> Result<(), StoredFileError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         let untrusted = |why: String| {
-            Err(TableFileError::Untrusted {
+            Err(StoredFileError::Untrusted {
                 path: path.to_path_buf(),
                 why,
             })
@@ -351,16 +352,16 @@ pub(crate) fn check_trusted(
 /// creates it private (mode 0700).
 ///
 /// # Errors
-/// [`TableFileError::Untrusted`], or [`TableFileError::Read`] when it cannot be looked at.
-pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
+/// [`StoredFileError::Untrusted`], or [`StoredFileError::Read`] when it cannot be looked at.
+pub fn check_data_dir(dir: &Path) -> Result<(), StoredFileError> {
     check_links_on_the_way(dir)?;
     match std::fs::metadata(dir) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(TableFileError::Read {
+        Err(error) => Err(StoredFileError::Read {
             path: dir.to_path_buf(),
             error,
         }),
-        Ok(metadata) if !metadata.is_dir() => Err(TableFileError::Untrusted {
+        Ok(metadata) if !metadata.is_dir() => Err(StoredFileError::Untrusted {
             path: dir.to_path_buf(),
             why: "it is not a directory".to_string(),
         }),
@@ -376,7 +377,7 @@ pub fn check_data_dir(dir: &Path) -> Result<(), TableFileError> {
 /// Linux's `fs.protected_symlinks`, applied whether or not the kernel applies it.
 ///
 /// Every prefix of `dir` (made absolute) is looked at without following its last component.
-fn check_links_on_the_way(dir: &Path) -> Result<(), TableFileError> {
+fn check_links_on_the_way(dir: &Path) -> Result<(), StoredFileError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -407,7 +408,7 @@ fn check_links_on_the_way(dir: &Path) -> Result<(), TableFileError> {
             };
             let sticky_and_open = shared.mode() & 0o1002 == 0o1002;
             if sticky_and_open && link.uid() != shared.uid() {
-                return Err(TableFileError::Untrusted {
+                return Err(StoredFileError::Untrusted {
                     path: dir.to_path_buf(),
                     why: format!(
                         "it is reached through the symbolic link {}, owned by user {} in the shared directory {} (sticky and writable by everyone), and npuzzle runs as user {me}: that user decides where the link points",
@@ -475,9 +476,9 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// files that killed builds left there.
 ///
 /// # Errors
-/// [`TableFileError::Write`] with the cause.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
-    let write_error = |error| TableFileError::Write {
+/// [`StoredFileError::Write`] with the cause.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
+    let write_error = |error| StoredFileError::Write {
         path: path.to_path_buf(),
         error,
     };
@@ -513,11 +514,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableFileError> {
 /// record of verified files, [`VERIFIED_LIST`]).
 ///
 /// # Errors
-/// [`TableFileError`]: unreadable, not a regular file, or (with `trusted`) not trusted.
+/// [`StoredFileError`]: unreadable, not a regular file, or (with `trusted`) not trusted.
 pub(crate) fn open_mapped(
     path: &Path,
     trusted: bool,
-) -> Result<(TableBytes, std::fs::Metadata), TableFileError> {
+) -> Result<(StoredBytes, std::fs::Metadata), StoredFileError> {
     let (file, metadata) = open_regular(path)?;
     if trusted {
         check_trusted(path, &metadata)?;

@@ -40,7 +40,7 @@
 //! ([`verify_block`], about 100 us per MiB); [`verify_body`] checks every block, the whole-body
 //! checksum and the histogram (after a build, in `npuzzle check`, and in [`decode`]).
 //!
-//! The body is indexed by [`RankSpace::index`](crate::RankSpace::index) relative to the goal's
+//! The body is indexed by [`RankSpace::rank_unchecked`](crate::RankSpace::rank_unchecked) relative to the goal's
 //! parity class. After the checksums, the body's histogram must equal the header's counts.
 //! Validation runs in a fixed order and each failure is its own
 //! [`FormatError`], so a damaged file is named precisely and never read as valid.
@@ -237,7 +237,9 @@ pub enum FormatError {
 pub struct Header {
     /// The goal every distance is measured to (its board is the table's board).
     pub goal: State,
-    /// States in the table (one parity class).
+    /// How many entries the body holds (a count, not bytes: the states of one parity class for
+    /// a table, the pattern's placements for a pattern database); [`Header::body_len`] gives
+    /// the bytes.
     pub entries: u64,
     /// The largest distance.
     pub max_depth: u8,
@@ -265,9 +267,9 @@ impl Header {
         FIXED_HEADER_LEN + 8 * (max_depth as usize + 1) + 4 * blocks + 4
     }
 
-    /// The number of blocks a body of `entries` bytes has with blocks of `1 << shift` bytes.
-    pub fn blocks_for(entries: u64, shift: u8) -> usize {
-        entries.div_ceil(1u64 << shift) as usize
+    /// The number of blocks a body of `body_len` bytes has with blocks of `1 << shift` bytes.
+    pub fn blocks_for(body_len: u64, shift: u8) -> usize {
+        body_len.div_ceil(1u64 << shift) as usize
     }
 
     /// The byte range of block `block` within the body.
@@ -307,7 +309,8 @@ fn u64_at(bytes: &[u8], offset: usize) -> u64 {
 /// The longest header of a table with `entries` entries (maximum depth 255): a buffer can
 /// reserve it before the depth is known.
 pub fn max_header_len(entries: u64) -> usize {
-    Header::len_for(u8::MAX, Header::blocks_for(entries, BLOCK_SHIFT))
+    let bytes = body_len(entries, ENCODING_BYTE_PER_STATE);
+    Header::len_for(u8::MAX, Header::blocks_for(bytes, BLOCK_SHIFT))
 }
 
 /// The checksum of each block of `body` (in parallel: a 12-cell body is 240 MB).

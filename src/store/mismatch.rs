@@ -13,7 +13,7 @@ use crate::state::State;
 ///
 /// let table = Table::build(&"123456780".parse::<State>()?, BuildOptions::default())?;
 /// let other: State = "012345678".parse()?;
-/// let error = table.expect_goal(&other).unwrap_err();
+/// let error = table.expect(&other).unwrap_err();
 /// assert!(matches!(error, Mismatch::Goal { .. }));
 /// assert_eq!(
 ///     error.to_string(),

@@ -16,6 +16,6 @@ pub mod histogram;
 mod mismatch;
 mod os;
 
-pub use file::{TableBytes, TableFileError};
+pub use file::{StoredBytes, StoredFileError};
 pub use format::{FormatError, Header};
 pub use mismatch::Mismatch;

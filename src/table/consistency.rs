@@ -38,7 +38,7 @@ pub(crate) fn first_inconsistent_entry(
     let pairs = space.perms() as usize / 2;
     let parities = pair_parities(space);
     let flips = class_flips(space, goal);
-    let goal_index = space.index(goal) as usize;
+    let goal_index = space.rank_unchecked(goal) as usize;
     let tasks: Vec<(usize, usize)> = (0..cells)
         .flat_map(|cell| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (cell, p)))
         .collect();

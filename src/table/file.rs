@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Table, TableError};
-use crate::store::file::{file_name, open_mapped, write_atomic, TableBytes, TableFileError};
+use crate::store::file::{file_name, open_mapped, write_atomic, StoredBytes, StoredFileError};
 
 /// Opens and maps the table at `path` and validates its header; a body of at most
 /// [`EAGER_CHECK_BYTES`] is checked whole now, a larger one a block at a time as queries read
@@ -17,8 +17,8 @@ use crate::store::file::{file_name, open_mapped, write_atomic, TableBytes, Table
 /// are opened with [`open_trusted`].
 ///
 /// # Errors
-/// [`TableFileError`]: unreadable, not a regular file, or not a valid table.
-pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
+/// [`StoredFileError`]: unreadable, not a regular file, or not a valid table.
+pub fn open(path: &Path) -> Result<Table<StoredBytes>, StoredFileError> {
     validate_table(path, open_mapped(path, false)?.0)
 }
 
@@ -27,17 +27,17 @@ pub fn open(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
 /// whoever can write it decides every answer read from it.
 ///
 /// # Errors
-/// As [`open`], and [`TableFileError::Untrusted`].
-pub fn open_trusted(path: &Path) -> Result<Table<TableBytes>, TableFileError> {
+/// As [`open`], and [`StoredFileError::Untrusted`].
+pub fn open_trusted(path: &Path) -> Result<Table<StoredBytes>, StoredFileError> {
     validate_table(path, open_mapped(path, true)?.0)
 }
 
 /// Validates mapped bytes as a table: the header, and a small body whole.
 pub(crate) fn validate_table(
     path: &Path,
-    bytes: TableBytes,
-) -> Result<Table<TableBytes>, TableFileError> {
-    let invalid = |source| TableFileError::Invalid {
+    bytes: StoredBytes,
+) -> Result<Table<StoredBytes>, StoredFileError> {
+    let invalid = |source| StoredFileError::Invalid {
         path: path.to_path_buf(),
         error: source,
     };
@@ -67,7 +67,7 @@ pub enum SaveError {
     Check(#[from] TableError),
     /// The file could not be written.
     #[error(transparent)]
-    File(#[from] TableFileError),
+    File(#[from] StoredFileError),
 }
 
 /// Saves a table built here into the data directory `dir`, under its goal's file name

@@ -9,7 +9,7 @@ use crate::board::Move;
 use crate::generate::{self, BuildOptions};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
-use crate::state::State;
+use crate::state::{Parity, State};
 use crate::store::checks::BlockChecks;
 use crate::store::format;
 
@@ -71,7 +71,7 @@ pub struct Table<D> {
     data: D,
     header: Header,
     space: RankSpace,
-    goal_class: bool,
+    goal_class: Parity,
     checks: BlockChecks,
     /// The whole body was checked before this value was handed out (built in memory, or
     /// checked at open). A plain field, unlike the atomics of `checks`, so a caller's loop of
@@ -175,11 +175,13 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
-    /// Checks that this table measures distances to `goal`.
+    /// Checks that this table measures distances to `goal` itself, as a file named for `goal`
+    /// must (as [`PatternDatabase::expect`](crate::pattern::PatternDatabase::expect) does for
+    /// a database); [`Table::serves`] says whether it can answer for `goal`, relabelled.
     ///
     /// # Errors
     /// [`Mismatch::Goal`] naming both goals.
-    pub fn expect_goal(&self, goal: &State) -> Result<(), Mismatch> {
+    pub fn expect(&self, goal: &State) -> Result<(), Mismatch> {
         if self.header.goal == *goal {
             Ok(())
         } else {
@@ -275,7 +277,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn in_goal_class(&self, full: u32, tile_parity: bool, blank: usize) -> Option<u32> {
         let width = self.space.board().width();
         let row_term = width.is_multiple_of(2) && !(blank / width).is_multiple_of(2);
-        (tile_parity ^ row_term == self.goal_class).then_some(full)
+        (Parity::from_odd(tile_parity ^ row_term) == self.goal_class).then_some(full)
     }
 
     /// The exact number of moves from `state` to the goal: one rank and one read.
@@ -462,7 +464,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// `start` with its tiles renamed into the table's labels, for a `goal` the table serves;
     /// `None` for a start on another board.
     fn in_table_labels(&self, start: &State, goal: &State) -> Result<Option<State>, TableError> {
-        self.check_serves(goal)?;
+        if !self.serves(goal) {
+            return Err(self.not_served(goal));
+        }
         if start.board() != goal.board() {
             return Ok(None);
         }
@@ -487,14 +491,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         }))
     }
 
-    fn check_serves(&self, goal: &State) -> Result<(), TableError> {
-        if self.serves(goal) {
-            Ok(())
-        } else {
-            Err(TableError::GoalNotServed {
-                table_goal: self.header.goal,
-                goal: *goal,
-            })
+    /// The error for a `goal` this table does not [serve](Table::serves).
+    fn not_served(&self, goal: &State) -> TableError {
+        TableError::GoalNotServed {
+            table_goal: self.header.goal,
+            goal: *goal,
         }
     }
 

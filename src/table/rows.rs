@@ -109,8 +109,10 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
                 rows: out.len(),
             });
         }
-        self.check_serves(goal)
-            .map_err(|error| RowsError::Table { row: 0, error })?;
+        if !self.serves(goal) {
+            let error = self.not_served(goal);
+            return Err(RowsError::Table { row: 0, error });
+        }
         let relabelling = (*goal != self.header.goal).then(|| Relabelling::onto_canonical(goal));
         let failure = out
             .par_chunks_mut(CHUNK_ROWS)

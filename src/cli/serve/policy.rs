@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use npuzzle::answer::{SourceError, TableSource};
 use npuzzle::pattern::{PatternDatabase, PatternSpace};
-use npuzzle::store::TableBytes;
+use npuzzle::store::StoredBytes;
 use npuzzle::table::file;
 use npuzzle::{RankSpace, State, Table};
 
@@ -158,35 +158,36 @@ fn table_hint(goal: &State) -> String {
 }
 
 impl<S: TableSource> TableSource for PolicySource<S> {
-    fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
-        let entries = RankSpace::new(goal.board())?.states() as u64;
-        let what = format!("{} table for goal {goal} ({})", goal.board(), mb(entries));
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
+        // One byte per state.
+        let bytes = RankSpace::new(goal.board())?.states() as u64;
+        let what = format!("{} table for goal {goal} ({})", goal.board(), mb(bytes));
         let present = self
             .dir
             .as_ref()
             .is_some_and(|dir| dir.join(npuzzle::store::file::file_name(goal)).is_file());
         let table = if present {
-            self.within_budget(&what, entries, 0)?;
+            self.within_budget(&what, bytes, 0)?;
             // A damaged file would be rebuilt by the inner source: that is a build too.
             match self
                 .dir
                 .as_ref()
                 .map(|dir| file::open_trusted(&dir.join(npuzzle::store::file::file_name(goal))))
             {
-                Some(Ok(table)) if table.expect_goal(goal).is_ok() => table,
+                Some(Ok(table)) if table.expect(goal).is_ok() => table,
                 _ => self.build_one(&what, &table_hint(goal), || {
                     // The generator's layers and parities: about a third of the body more.
-                    self.within_budget(&what, entries, entries / 2)?;
+                    self.within_budget(&what, bytes, bytes / 2)?;
                     self.inner.table(goal)
                 })?,
             }
         } else {
             self.build_one(&what, &table_hint(goal), || {
-                self.within_budget(&what, entries, entries / 2)?;
+                self.within_budget(&what, bytes, bytes / 2)?;
                 self.inner.table(goal)
             })?
         };
-        self.held.fetch_add(entries, Ordering::Relaxed);
+        self.held.fetch_add(bytes, Ordering::Relaxed);
         Ok(table)
     }
 
@@ -202,7 +203,7 @@ impl<S: TableSource> TableSource for PolicySource<S> {
         goal: &State,
         tiles: &[u8],
         build: bool,
-    ) -> Result<Option<PatternDatabase<TableBytes>>, SourceError> {
+    ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         let space = PatternSpace::new(goal.board(), tiles)?;
         let entries = space.entries();
         let kept = entries.div_ceil(2);

@@ -15,7 +15,7 @@ use crate::board::MAX_CELLS;
 use crate::pattern::delta::{RankDelta, NO_PATTERN};
 use crate::pattern::{reflection, Partition, PatternDatabase};
 use crate::state::State;
-use crate::store::TableBytes;
+use crate::store::StoredBytes;
 use std::ops::ControlFlow;
 
 /// At most this many patterns: every named partition has three or four (the 24-puzzle's
@@ -196,7 +196,7 @@ impl Lookups {
 /// counted above, changes by one table read per move.
 pub struct PatternHeuristic {
     goal: State,
-    databases: Vec<Arc<PatternDatabase<TableBytes>>>,
+    databases: Vec<Arc<PatternDatabase<StoredBytes>>>,
     /// The plain lookup, then the reflected one if used (carried incrementally).
     lookups: Vec<Lookup>,
     /// The lookups used (reflected ones only where the goal has a reflection).
@@ -236,7 +236,7 @@ impl PatternHeuristic {
     /// too many.
     pub fn new(
         goal: &State,
-        databases: Vec<Arc<PatternDatabase<TableBytes>>>,
+        databases: Vec<Arc<PatternDatabase<StoredBytes>>>,
         reflect: bool,
     ) -> Result<PatternHeuristic, PatternHeuristicError> {
         let lookups = if reflect {
@@ -254,7 +254,7 @@ impl PatternHeuristic {
     /// As [`new`](Self::new); [`PatternHeuristicError::NoLookup`] when no lookup is asked for.
     pub fn with_lookups(
         goal: &State,
-        databases: Vec<Arc<PatternDatabase<TableBytes>>>,
+        databases: Vec<Arc<PatternDatabase<StoredBytes>>>,
         lookups: Lookups,
     ) -> Result<PatternHeuristic, PatternHeuristicError> {
         if lookups.is_empty() {
@@ -355,7 +355,7 @@ impl PatternHeuristic {
     }
 
     /// The databases, in the order given.
-    pub fn databases(&self) -> &[Arc<PatternDatabase<TableBytes>>] {
+    pub fn databases(&self) -> &[Arc<PatternDatabase<StoredBytes>>] {
         &self.databases
     }
 

@@ -1,4 +1,4 @@
-//! Printing a solution in the forms `solve` offers.
+//! Printing a solution in the forms `solve` offers, and move counts in words.
 
 use std::io::Write;
 
