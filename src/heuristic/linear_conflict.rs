@@ -49,12 +49,14 @@ impl LinearConflict {
     pub fn new(goal: &State) -> LinearConflict {
         let (width, height) = (goal.board().width(), goal.board().height());
         let home = goal_cells(goal);
-        let mut row_digit = [[width as u8; MAX_CELLS]; MAX_SIDE as usize];
-        let mut col_digit = [[height as u8; MAX_CELLS]; MAX_SIDE as usize];
+        let mut row_digit =
+            [[u8::try_from(width).expect("a side is at most 25"); MAX_CELLS]; MAX_SIDE as usize];
+        let mut col_digit =
+            [[u8::try_from(height).expect("a side is at most 25"); MAX_CELLS]; MAX_SIDE as usize];
         for tile in 1..goal.board().cells() {
             let (r, c) = (home[tile] as usize / width, home[tile] as usize % width);
-            row_digit[r][tile] = c as u8;
-            col_digit[c][tile] = r as u8;
+            row_digit[r][tile] = u8::try_from(c).expect("a column is below the width");
+            col_digit[c][tile] = u8::try_from(r).expect("a row is below the height");
         }
         let tabled = width <= MAX_TABLED_LINE && height <= MAX_TABLED_LINE;
         let powers = |base: u32| {
@@ -73,8 +75,8 @@ impl LinearConflict {
             height,
             row_digit,
             col_digit,
-            row_pow: powers(width as u32 + 1),
-            col_pow: powers(height as u32 + 1),
+            row_pow: powers(u32::try_from(width).expect("a side is at most 25") + 1),
+            col_pow: powers(u32::try_from(height).expect("a side is at most 25") + 1),
             row_cost: costs(width),
             col_cost: costs(height),
             tabled,
@@ -82,6 +84,8 @@ impl LinearConflict {
     }
 
     /// The extra moves of one line computed from its digits, for lines too long to table.
+    // `count` is at most MAX_SIDE; this runs for every node of a search on a wide board.
+    #[allow(clippy::cast_possible_truncation)]
     fn line_extra(digits: &[u8; MAX_CELLS], len: usize, cells: impl Iterator<Item = u8>) -> u32 {
         let mut positions = [0u8; MAX_SIDE as usize];
         let mut count = 0;
@@ -139,7 +143,7 @@ impl LinearConflict {
 /// The extra moves of every key of a line of `len` cells (see [`LinearConflict`]).
 fn line_costs(len: usize) -> Vec<u8> {
     let base = len + 1;
-    let keys = base.pow(len as u32);
+    let keys = base.pow(u32::try_from(len).expect("len <= MAX_TABLED_LINE"));
     (0..keys)
         .map(|key| {
             let mut rest = key;
@@ -149,14 +153,15 @@ fn line_costs(len: usize) -> Vec<u8> {
                 let digit = rest % base;
                 rest /= base;
                 if digit < len {
-                    positions[count] = digit as u8;
+                    positions[count] = u8::try_from(digit).expect("digit < len <= MAX_TABLED_LINE");
                     count += 1;
                 }
             }
             if count < 2 {
                 0
             } else {
-                2 * (count - longest_increasing(&positions[..count])) as u8
+                2 * u8::try_from(count - longest_increasing(&positions[..count]))
+                    .expect("count <= MAX_TABLED_LINE")
             }
         })
         .collect()
@@ -206,6 +211,8 @@ impl LinearConflict {
         let (removed, added) = if from.abs_diff(to) == w {
             let (old, new, i) = (from / w, to / w, from % w);
             let (old_after, new_after) = (self.row_key(old, cells), self.row_key(new, cells));
+            // A side is at most 25; `update` runs for every node of a search, so no check.
+            #[allow(clippy::cast_possible_truncation)]
             let none = w as u32;
             let old_before = old_after + (self.row_digit[old][t] as u32 * self.row_pow[i]) as usize
                 - (none * self.row_pow[i]) as usize;
@@ -218,6 +225,8 @@ impl LinearConflict {
         } else {
             let (old, new, i) = (from % w, to % w, from / w);
             let (old_after, new_after) = (self.col_key(old, cells), self.col_key(new, cells));
+            // As above: a side is at most 25, and this is the search's inner loop.
+            #[allow(clippy::cast_possible_truncation)]
             let none = self.height as u32;
             let old_before = old_after + (self.col_digit[old][t] as u32 * self.col_pow[i]) as usize
                 - (none * self.col_pow[i]) as usize;
