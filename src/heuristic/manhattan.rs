@@ -24,7 +24,8 @@ impl Manhattan {
             let h = home[tile] as usize;
             for cell in 0..goal.board().cells() {
                 distance[tile][cell] =
-                    ((h / w).abs_diff(cell / w) + (h % w).abs_diff(cell % w)) as u8;
+                    u8::try_from((h / w).abs_diff(cell / w) + (h % w).abs_diff(cell % w))
+                        .expect("below 25 + 25");
             }
         }
         Manhattan {

@@ -282,7 +282,7 @@ impl PatternHeuristic {
             patterns.push(tiles);
         }
         let n = goal.board().cells();
-        let identity: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let identity: [u8; 32] = std::array::from_fn(|i| u8::try_from(i).expect("below 32"));
         let mut views = vec![(identity, identity)];
         if reflect {
             views.extend(reflection(goal));
@@ -299,7 +299,8 @@ impl PatternHeuristic {
         let w = goal.board().width();
         for (home, &tile) in goal.cells().iter().enumerate() {
             for (cell, d) in manhattan[tile as usize].iter_mut().enumerate().take(n) {
-                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
+                let distance = (home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w);
+                *d = u8::try_from(distance).expect("below 25 + 25");
             }
         }
         let reflection = reflection(goal).map(|(cells, _)| cells);
@@ -511,7 +512,7 @@ impl Heuristic for PatternHeuristic {
                 let rank = db.space().rank(&placement);
                 node.rank[side][p] = rank;
                 node.code[side][p] = db.code(rank);
-                node.sum[side] += db.value(&placement) as u16;
+                node.sum[side] += u16::try_from(db.value(&placement)).expect("a bound below 2^16");
             }
         }
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
