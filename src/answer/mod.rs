@@ -747,7 +747,11 @@ impl Oracle {
                 Choice::Search(algorithm) if !algorithm.is_optimal() => {
                     Err(AnswerError::NotOptimal { algorithm })
                 }
-                _ => Ok(self.search(start, goal, how)?.map(|s| s.len() as u8)),
+                _ => Ok(self.search(start, goal, how)?.map(|s| {
+                    u8::try_from(s.len()).expect(
+                        "an optimal search that finishes on at most 25 cells ends below 256 moves",
+                    )
+                })),
             },
         }
     }

@@ -106,9 +106,11 @@ impl Oracle {
                     },
                 ))
             }
-            MtmRoute::Search => Ok(self
-                .mtm_search(start, goal, how)
-                .map(|s| Metric::Mtm.length(s.moves()) as u8)),
+            MtmRoute::Search => Ok(self.mtm_search(start, goal, how).map(|s| {
+                u8::try_from(Metric::Mtm.length(s.moves())).expect(
+                    "an optimal search that finishes on at most 25 cells ends below 256 moves",
+                )
+            })),
         }
     }
 
