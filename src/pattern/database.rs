@@ -238,7 +238,10 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
             .space
             .tiles()
             .iter()
-            .map(|&t| state.cells().iter().position(|&c| c == t).expect("a tile") as u8)
+            .map(|&t| {
+                let cell = state.cells().iter().position(|&c| c == t).expect("a tile");
+                u8::try_from(cell).expect("a board has at most 25 cells")
+            })
             .collect();
         self.value(&cells)
     }
