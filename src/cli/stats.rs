@@ -127,7 +127,10 @@ fn from_table(table: &Table<TableBytes>, goal: &State, metric: Metric) -> Result
         .enumerate()
         .filter(|&(_, &d)| d == header.max_depth)
         .take(MAX_LISTED)
-        .map(|(index, _)| unlabel(&table.space().unrank(index as u32, class), goal))
+        .map(|(index, _)| {
+            let index = u32::try_from(index).expect("a table's ranks are u32");
+            unlabel(&table.space().unrank(index, class), goal)
+        })
         .collect();
     farthest.sort_by_key(|s| s.to_string());
     Ok(Stats {
@@ -181,11 +184,12 @@ fn write_text(stats: &Stats, out: &mut impl Write) -> std::io::Result<()> {
         stats.farthest_count(),
         if stats.farthest_count() == 1 { "" } else { "s" }
     )?;
-    let shown = if stats.farthest_count() as usize > stats.farthest.len() {
-        format!(" (the first {} by rank)", stats.farthest.len())
-    } else {
-        String::new()
-    };
+    let shown =
+        if stats.farthest_count() > u64::try_from(stats.farthest.len()).expect("a short list") {
+            format!(" (the first {} by rank)", stats.farthest.len())
+        } else {
+            String::new()
+        };
     writeln!(out, "states at depth {}{shown}:", stats.max_depth())?;
     for state in &stats.farthest {
         writeln!(out, "  {state}")?;

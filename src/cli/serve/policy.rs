@@ -77,7 +77,10 @@ pub fn parse_memory(text: &str) -> Result<u64, String> {
     if !value.is_finite() || value <= 0.0 {
         return Err("--max-memory must be more than 0".to_string());
     }
-    Ok((value * scale as f64) as u64)
+    // Positive and finite (checked above); `as` saturates a size beyond u64 at u64::MAX.
+    #[allow(clippy::cast_possible_truncation)]
+    let bytes = (value * scale as f64) as u64;
+    Ok(bytes)
 }
 
 /// Megabytes, for messages.
