@@ -169,7 +169,7 @@ fn narrow_slots(
     belows: &[u32],
     perms: u32,
 ) -> Vec<[NarrowSlot; 4]> {
-    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(d as u64);
+    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(u64::from(d));
     let slot = |mv, to: u32, window: Option<u32>| {
         let (below, above, span, offset) = match window {
             Some(w) => {
@@ -364,7 +364,7 @@ impl RankSpace {
         for (blank, row) in weights.iter_mut().enumerate().take(n) {
             for (cell, weight) in row.iter_mut().enumerate().take(n) {
                 if cell != blank {
-                    let position = cell - (cell > blank) as usize;
+                    let position = cell - usize::from(cell > blank);
                     *weight = u32::try_from(factorial(m - 1 - position)).expect("below m! < 2^32");
                 }
             }
@@ -461,7 +461,7 @@ impl RankSpace {
         let mut rank: u32 = 0;
         let mut digits: u32 = 0;
         for (cell, &tile) in cells.iter().enumerate() {
-            let tile = (tile & 15) as u32;
+            let tile = u32::from(tile & 15);
             let digit = tile.wrapping_sub(((counters >> (4 * tile)) & 15) as u32);
             rank = rank.wrapping_add(digit.wrapping_mul(weights[cell % MAX_RANKED_CELLS]));
             digits = digits.wrapping_add(digit);
@@ -633,7 +633,7 @@ impl RankSpace {
     #[inline(always)]
     pub(crate) fn through_narrow(&self, slot: &NarrowSlot, perm: u32) -> (u32, u32) {
         let next = if slot.vertical {
-            let div = |magic: u64| ((perm as u64 * magic) >> NARROW_SHIFT) as u32;
+            let div = |magic: u64| ((u64::from(perm) * magic) >> NARROW_SHIFT) as u32;
             let digits = div(slot.below) - div(slot.above) * slot.span;
             perm.wrapping_add_signed(self.deltas[(slot.offset + digits) as usize])
         } else {
@@ -744,7 +744,7 @@ fn window(
         for (j, &v) in values[..len].iter().enumerate() {
             let d = (pool & ((1 << v) - 1)).count_ones();
             pool &= !(1 << v);
-            new_code = new_code * (suffix - j) as u64 + d as u64;
+            new_code = new_code * (suffix - j) as u64 + u64::from(d);
         }
         let delta = (new_code as i64 - code as i64) * below as i64;
         deltas.push(i32::try_from(delta).expect("a rank change is below 11! < 2^31"));
@@ -854,7 +854,13 @@ mod tests {
                 assert_eq!(through, expected, "{w}x{h} full index {full}");
                 let narrow: Vec<(Move, u32)> = rows[blank as usize]
                     .iter()
-                    .map(|slot| check(slot.mv, slot.to as u32, space.through_narrow(slot, perm)))
+                    .map(|slot| {
+                        check(
+                            slot.mv,
+                            u32::from(slot.to),
+                            space.through_narrow(slot, perm),
+                        )
+                    })
                     .collect();
                 // The moves, then slots that stay.
                 let (moves, stays) = narrow.split_at(expected.len());

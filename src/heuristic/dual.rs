@@ -141,14 +141,14 @@ impl Bounds {
             for (i, &l) in labels.iter().enumerate() {
                 let cell = pos[l as usize & 31];
                 placement[i & 15] = cell;
-                md += db.tile_manhattan(i, cell) as u32;
+                md += u32::from(db.tile_manhattan(i, cell));
             }
             if usize::from(self.pattern[blank]) == p {
                 let i = self.index[blank] as usize;
-                sum += md - db.tile_manhattan(i, pos[blank]) as u32;
+                sum += md - u32::from(db.tile_manhattan(i, pos[blank]));
             } else if self.open[p] >> blank & 1 == 1 {
                 let rank = db.space().rank(&placement[..labels.len()]);
-                sum += md + 2 * db.code(rank) as u32;
+                sum += md + 2 * u32::from(db.code(rank));
             } else {
                 sum += md;
             }

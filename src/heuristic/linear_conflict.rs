@@ -107,7 +107,7 @@ impl LinearConflict {
     fn row_key(&self, r: usize, cells: &[u8]) -> usize {
         let digits = &self.row_digit[r];
         (0..self.width)
-            .map(|i| digits[cells[r * self.width + i] as usize] as u32 * self.row_pow[i])
+            .map(|i| u32::from(digits[cells[r * self.width + i] as usize]) * self.row_pow[i])
             .sum::<u32>() as usize
     }
 
@@ -115,7 +115,7 @@ impl LinearConflict {
     fn col_key(&self, c: usize, cells: &[u8]) -> usize {
         let digits = &self.col_digit[c];
         (0..self.height)
-            .map(|i| digits[cells[c + i * self.width] as usize] as u32 * self.col_pow[i])
+            .map(|i| u32::from(digits[cells[c + i * self.width] as usize]) * self.col_pow[i])
             .sum::<u32>() as usize
     }
 
@@ -131,10 +131,10 @@ impl LinearConflict {
             return rows + columns;
         }
         let rows: u32 = (0..self.height)
-            .map(|r| self.row_cost[self.row_key(r, cells)] as u32)
+            .map(|r| u32::from(self.row_cost[self.row_key(r, cells)]))
             .sum();
         let columns: u32 = (0..self.width)
-            .map(|c| self.col_cost[self.col_key(c, cells)] as u32)
+            .map(|c| u32::from(self.col_cost[self.col_key(c, cells)]))
             .sum();
         rows + columns
     }
@@ -214,10 +214,11 @@ impl LinearConflict {
             // A side is at most 25; `update` runs for every node of a search, so no check.
             #[allow(clippy::cast_possible_truncation)]
             let none = w as u32;
-            let old_before = old_after + (self.row_digit[old][t] as u32 * self.row_pow[i]) as usize
+            let old_before = old_after
+                + (u32::from(self.row_digit[old][t]) * self.row_pow[i]) as usize
                 - (none * self.row_pow[i]) as usize;
             let new_before = new_after + (none * self.row_pow[i]) as usize
-                - (self.row_digit[new][t] as u32 * self.row_pow[i]) as usize;
+                - (u32::from(self.row_digit[new][t]) * self.row_pow[i]) as usize;
             (
                 self.row_cost[old_before] + self.row_cost[new_before],
                 self.row_cost[old_after] + self.row_cost[new_after],
@@ -228,16 +229,17 @@ impl LinearConflict {
             // As above: a side is at most 25, and this is the search's inner loop.
             #[allow(clippy::cast_possible_truncation)]
             let none = self.height as u32;
-            let old_before = old_after + (self.col_digit[old][t] as u32 * self.col_pow[i]) as usize
+            let old_before = old_after
+                + (u32::from(self.col_digit[old][t]) * self.col_pow[i]) as usize
                 - (none * self.col_pow[i]) as usize;
             let new_before = new_after + (none * self.col_pow[i]) as usize
-                - (self.col_digit[new][t] as u32 * self.col_pow[i]) as usize;
+                - (u32::from(self.col_digit[new][t]) * self.col_pow[i]) as usize;
             (
                 self.col_cost[old_before] + self.col_cost[new_before],
                 self.col_cost[old_after] + self.col_cost[new_after],
             )
         };
-        self.manhattan.update(cells, before, tile, from, to) + added as u32 - removed as u32
+        self.manhattan.update(cells, before, tile, from, to) + u32::from(added) - u32::from(removed)
     }
 }
 
@@ -270,7 +272,7 @@ mod tests {
                 }
                 let cost = tabled.conflicts(state.cells());
                 assert_eq!(direct.conflicts(state.cells()), cost, "{state}");
-                states_in_conflict += (cost > 0) as u32;
+                states_in_conflict += u32::from(cost > 0);
             }
             assert!(
                 states_in_conflict > 0,

@@ -37,7 +37,7 @@ impl Manhattan {
     /// The Manhattan distance of `tile` in `cell` from its goal cell (0 for the blank).
     #[inline]
     pub fn tile_distance(&self, tile: u8, cell: usize) -> u32 {
-        self.distance[tile as usize][cell] as u32
+        u32::from(self.distance[tile as usize][cell])
     }
 }
 

@@ -88,8 +88,8 @@ impl WalkingDistance {
             }
             let (r, c) = (cell / w, cell % w);
             let (gr, gc) = (self.goal_row[tile as usize], self.goal_col[tile as usize]);
-            manhattan_v += (r as i32 - gr as i32).unsigned_abs();
-            manhattan_h += (c as i32 - gc as i32).unsigned_abs();
+            manhattan_v += (r as i32 - i32::from(gr)).unsigned_abs();
+            manhattan_h += (c as i32 - i32::from(gc)).unsigned_abs();
             if r < MAX_LINES && (gr as usize) < MAX_LINES {
                 rows[r * MAX_LINES + gr as usize] += 1;
             }

@@ -123,8 +123,10 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                 }
                 let occupied = cells.iter().fold(0u32, |m, &c| m | 1 << c);
                 let free = geometry.all & !occupied;
-                let md: u32 = (0..k).map(|i| manhattan[i][cells[i] as usize] as u32).sum();
-                let code = db.code(p) as u32;
+                let md: u32 = (0..k)
+                    .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+                    .sum();
+                let code = u32::from(db.code(p));
                 let value = md + 2 * code;
                 let connected = geometry.flood(free & free.wrapping_neg(), free) == free
                     && !(few_free && code == 0);
@@ -136,9 +138,9 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
                         let q = p.wrapping_add(delta.delta(&board, space.tiles()[i], from, to));
-                        let q_value = md - manhattan[i][from] as u32
-                            + manhattan[i][to] as u32
-                            + 2 * db.code(q) as u32;
+                        let q_value = md - u32::from(manhattan[i][from])
+                            + u32::from(manhattan[i][to])
+                            + 2 * u32::from(db.code(q));
                         if connected && q_value > value + 1 {
                             let mut q_cells = cells.to_vec();
                             q_cells[i] = u8::try_from(to).expect("a cell is below 25");

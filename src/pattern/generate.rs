@@ -331,7 +331,7 @@ fn run<M: Masks>(
                                             } else {
                                                 cells[j] as usize
                                             };
-                                            manhattan[j][c] as u32
+                                            u32::from(manhattan[j][c])
                                         })
                                         .sum();
                                     let code = (value - md) / 2;

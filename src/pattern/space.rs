@@ -191,7 +191,7 @@ static POPCOUNT_13: [u8; 1 << 13] = {
 #[inline(always)]
 pub(crate) fn count_cells(mask: u32) -> u32 {
     debug_assert!(mask < 1 << 26);
-    POPCOUNT_13[(mask & 0x1FFF) as usize] as u32 + POPCOUNT_13[(mask >> 13) as usize] as u32
+    u32::from(POPCOUNT_13[(mask & 0x1FFF) as usize]) + u32::from(POPCOUNT_13[(mask >> 13) as usize])
 }
 
 /// The mixed-radix rank of distinct cells (at most 32) on a board of `n` cells.
@@ -202,7 +202,7 @@ fn rank_cells(n: u32, cells: impl Iterator<Item = u8>) -> u32 {
     let mut radix = n;
     for c in cells {
         let below = used & ((1u32 << c) - 1);
-        let digit = c as u32 - count_cells(below);
+        let digit = u32::from(c) - count_cells(below);
         rank = rank.wrapping_mul(radix).wrapping_add(digit);
         used |= 1 << c;
         radix -= 1;

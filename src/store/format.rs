@@ -475,7 +475,7 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     let stored_entries = u64_at(bytes, 64).min(1 << 40);
     let (kind, width, height, encoding) = (bytes[16], bytes[17], bytes[18], bytes[19]);
     let blocks = Header::blocks_for(body_len(stored_entries, encoding), block_shift);
-    let stored_len = u32_at(bytes, 12) as u64;
+    let stored_len = u64::from(u32_at(bytes, 12));
     let header_len = Header::len_for(max_depth, blocks);
     if stored_len != header_len as u64 {
         return Err(FormatError::HeaderLength {

@@ -162,7 +162,7 @@ fn table_hint(goal: &State) -> String {
 
 impl<S: TableSource> TableSource for PolicySource<S> {
     fn table(&self, goal: &State) -> Result<Table<TableBytes>, SourceError> {
-        let entries = RankSpace::new(goal.board())?.states() as u64;
+        let entries = u64::from(RankSpace::new(goal.board())?.states());
         let what = format!("{} table for goal {goal} ({})", goal.board(), mb(entries));
         let present = self
             .dir
