@@ -19,14 +19,16 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[path = "support/korf.rs"]
-mod korf;
+// Korf's 100 come from the tests' loader (the library's instance-set parser), so benches and
+// tests read data/korf100.txt one way.
+#[path = "../tests/references/mod.rs"]
+mod references;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use korf::{korf_instances, Korf};
 use npuzzle::heuristic::{LinearConflict, Manhattan};
 use npuzzle::search::{astar, idastar};
 use npuzzle::{Board, BuildOptions, Limits, State, Table};
+use references::{easiest, korf100, Published};
 
 const SEED: u64 = 0x5eed_3b3b;
 const INSTANCES: usize = 500;
@@ -140,12 +142,17 @@ fn three_by_three(c: &mut Criterion) {
 }
 
 /// Every instance once, timed, with totals (only with `NPUZZLE_KORF=all`).
-fn korf_all(instances: &[Korf], h: &LinearConflict) {
+fn korf_all(instances: &[Published], h: &LinearConflict) {
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     for instance in instances {
         let result = idastar(&instance.start, h, Limits::default());
         let length = result.solution().expect("solvable").len();
-        assert_eq!(length, instance.optimal, "instance {}", instance.id);
+        assert_eq!(
+            u32::try_from(length).ok(),
+            Some(instance.optimal),
+            "instance {}",
+            instance.id
+        );
         nodes += result.expanded;
         time += result.elapsed;
         eprintln!(
@@ -166,25 +173,24 @@ fn korf_all(instances: &[Korf], h: &LinearConflict) {
 fn korf(c: &mut Criterion) {
     let goal = State::canonical_goal(Board::new(4, 4).expect("4x4"), 0);
     let h = LinearConflict::new(&goal);
-    let mut instances = korf_instances();
+    let instances = korf100();
     // `all`: the 100 in file order; a number N: the N easiest by Korf's node counts.
     match std::env::var("NPUZZLE_KORF").as_deref() {
         Ok("all") => korf_all(&instances, &h),
         Ok(n) => {
             let n: usize = n.parse().expect("NPUZZLE_KORF is `all` or a number");
-            let mut easiest: Vec<&Korf> = instances.iter().collect();
-            easiest.sort_by_key(|i| i.korf_nodes);
-            let easiest: Vec<Korf> = easiest[..n.min(100)].iter().map(|&&i| i).collect();
-            korf_all(&easiest, &h);
+            korf_all(&easiest(instances.clone(), n), &h);
         }
         Err(_) => {}
     }
-    instances.sort_by_key(|i| i.korf_nodes);
-    instances.truncate(10);
+    let instances = easiest(instances, 10);
     let mut expanded = 0;
     for instance in &instances {
         let result = idastar(&instance.start, &h, Limits::default());
-        assert_eq!(result.solution().expect("solvable").len(), instance.optimal);
+        assert_eq!(
+            u32::try_from(result.solution().expect("solvable").len()).ok(),
+            Some(instance.optimal)
+        );
         expanded += result.expanded;
     }
     eprintln!("korf easiest 10: {expanded} nodes expanded per run");

@@ -8,7 +8,8 @@ use std::str::FromStr;
 /// Boards are bounded by their cell count, not by a side: 2x6, 6x2 and 2x12 are boards too.
 pub const MAX_CELLS: usize = 25;
 /// The longest side a board may have: 12, as in 2x12 (a side of 13 would need 26 cells).
-pub const MAX_SIDE: u8 = (MAX_CELLS / 2) as u8;
+pub const MAX_SIDE: u8 = 12;
+const _: () = assert!(MAX_SIDE as usize == MAX_CELLS / 2);
 /// The shortest side a board may have (a 1-wide board has no moves that change anything).
 pub const MIN_SIDE: u8 = 2;
 
@@ -47,6 +48,28 @@ pub enum BoardError {
     Malformed(String),
 }
 
+/// `width()`, `height()` and `cells()`, written once for [`Board`] and
+/// [`LargeBoard`](crate::large::LargeBoard), whose sides are stored as `u8` and `u16`.
+macro_rules! side_accessors {
+    () => {
+        /// Cells per row.
+        pub fn width(self) -> usize {
+            usize::from(self.width)
+        }
+
+        /// Number of rows.
+        pub fn height(self) -> usize {
+            usize::from(self.height)
+        }
+
+        /// Number of cells, `width * height`.
+        pub fn cells(self) -> usize {
+            self.width() * self.height()
+        }
+    };
+}
+pub(crate) use side_accessors;
+
 impl Board {
     /// The 3x3 board of the 8-puzzle.
     pub const THREE_BY_THREE: Board = Board {
@@ -63,8 +86,8 @@ impl Board {
         let ok = |side: usize| side >= MIN_SIDE as usize;
         if ok(width) && ok(height) && width.saturating_mul(height) <= MAX_CELLS {
             Ok(Board {
-                width: width as u8,
-                height: height as u8,
+                width: u8::try_from(width).expect("at most MAX_CELLS, checked above"),
+                height: u8::try_from(height).expect("at most MAX_CELLS, checked above"),
             })
         } else {
             Err(BoardError::Unsupported { width, height })
@@ -76,25 +99,12 @@ impl Board {
         (MIN_SIDE as usize..=MAX_SIDE as usize)
             .find(|side| side * side == cells && cells <= MAX_CELLS)
             .map(|side| Board {
-                width: side as u8,
-                height: side as u8,
+                width: u8::try_from(side).expect("at most MAX_SIDE"),
+                height: u8::try_from(side).expect("at most MAX_SIDE"),
             })
     }
 
-    /// Cells per row.
-    pub fn width(self) -> usize {
-        self.width as usize
-    }
-
-    /// Number of rows.
-    pub fn height(self) -> usize {
-        self.height as usize
-    }
-
-    /// Number of cells, `width * height`.
-    pub fn cells(self) -> usize {
-        self.width() * self.height()
-    }
+    side_accessors!();
 
     /// Whether every tile is one digit (at most 10 cells), so that a state can be written one
     /// character per cell, as in `123456780`.

@@ -321,7 +321,7 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 let vertical = &verticals[job.cell];
                 for (out, m) in job.via.iter_mut().zip(vertical) {
                     out.clear();
-                    let size = sizes[m.from] as usize;
+                    let size = usize::try_from(sizes[m.from]).expect("a layer that fits in memory");
                     if size > 0 {
                         let came = via[m.from][m.back].bits.as_raw_slice();
                         let low = (parities.as_raw_slice(), flips[m.from]);
@@ -504,6 +504,8 @@ fn expand_word<const MARK: bool>(
     }
     // Bit k: the low bit of the in-class tile rank of pair 64w + k.
     let low = parities[w] ^ flip;
+    // `w * 128` is below the table's n! < 2^32 ranks; this runs for every word of a layer.
+    #[allow(clippy::cast_possible_truncation)]
     let base = (w * 128) as u32;
     while bits != 0 {
         let k = bits.trailing_zeros();

@@ -46,7 +46,7 @@ impl Factor {
 
     /// Whether `length` is within this factor of `optimum` (exactly, in integers).
     pub fn allows(self, length: usize, optimum: usize) -> bool {
-        length as u128 * 1000 <= optimum as u128 * self.0 as u128
+        length as u128 * 1000 <= optimum as u128 * u128::from(self.0)
     }
 }
 

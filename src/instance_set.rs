@@ -209,7 +209,8 @@ pub fn parse_results(
         };
         let entry = Finished {
             id: words[0].to_string(),
-            length: number(words[1], "length")? as u32,
+            length: u32::try_from(number(words[1], "length")?)
+                .map_err(|_| bad(format!("`{}` is not a length", words[1])))?,
             nodes: number(words[2], "node count")?,
             seconds: words[3]
                 .parse()
@@ -250,7 +251,7 @@ fn check_moves(
             solution.end()
         )));
     }
-    if solution.len() as u32 != length {
+    if u32::try_from(solution.len()).ok() != Some(length) {
         return Err(mismatch(format!(
             "{} moves, recorded as {length}",
             solution.len()
@@ -323,9 +324,10 @@ pub fn run(
         let outcome = match &result.outcome {
             Outcome::Solved(solution) => {
                 let letters = solution.moves_string();
-                check_moves(instance, &letters, solution.len() as u32, goal).map(|_| Finished {
+                let length = u32::try_from(solution.len()).expect("fewer than 2^32 moves");
+                check_moves(instance, &letters, length, goal).map(|_| Finished {
                     id: instance.id.clone(),
-                    length: solution.len() as u32,
+                    length,
                     nodes: result.generated,
                     seconds: result.elapsed.as_secs_f64(),
                     moves: letters,

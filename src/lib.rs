@@ -78,6 +78,9 @@
 //! are answered by search.
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
+// A value cut by an `as` cast is a wrong answer, not a crash: every narrowing conversion in the
+// library is checked (`try_from`), made unneeded by its types, or allowed with its bound.
+#![warn(clippy::cast_possible_truncation)]
 // docs.rs builds with `--cfg docsrs` (Cargo.toml, [package.metadata.docs.rs]) on nightly:
 // `doc_cfg` labels each item that needs a feature ("Available on crate feature serde only").
 #![cfg_attr(docsrs, feature(doc_cfg))]

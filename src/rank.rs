@@ -51,14 +51,18 @@ impl Divisor {
         let (magic, identity) = if divisor == 1 {
             (0, u32::MAX)
         } else {
-            (u64::MAX / divisor as u64 + 1, 0)
+            (u64::MAX / u64::from(divisor) + 1, 0)
         };
         Divisor { magic, identity }
     }
 
     #[inline(always)]
     fn div(self, n: u32) -> u32 {
-        ((self.magic as u128 * n as u128) >> 64) as u32 | (n & self.identity)
+        // The high half of a u64 x u32 product is below 2^32; a checked cast here would sit
+        // in the rank's inner loop, which is the tables' hot path.
+        #[allow(clippy::cast_possible_truncation)]
+        let quotient = ((u128::from(self.magic) * u128::from(n)) >> 64) as u32;
+        quotient | (n & self.identity)
     }
 }
 
@@ -165,7 +169,7 @@ fn narrow_slots(
     belows: &[u32],
     perms: u32,
 ) -> Vec<[NarrowSlot; 4]> {
-    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(d as u64);
+    let magic = |d: u32| (1u64 << NARROW_SHIFT).div_ceil(u64::from(d));
     let slot = |mv, to: u32, window: Option<u32>| {
         let (below, above, span, offset) = match window {
             Some(w) => {
@@ -180,7 +184,7 @@ fn narrow_slots(
             span,
             offset,
             base: to * perms,
-            to: to as u8,
+            to: u8::try_from(to).expect("a cell index is below MAX_RANKED_CELLS"),
             mv,
             vertical: window.is_some(),
         }
@@ -189,7 +193,7 @@ fn narrow_slots(
         .iter()
         .enumerate()
         .map(|(cell, from_here)| {
-            let mut row = [slot(Move::Up, cell as u32, None); 4];
+            let mut row = [slot(Move::Up, cell_u32(cell), None); 4];
             for (narrow, step) in row.iter_mut().zip(from_here) {
                 *narrow = slot(step.mv, step.to, step.window);
             }
@@ -262,6 +266,11 @@ const SEEN: [u64; 16] = {
     seen
 };
 
+/// `cell` (a cell index or count of a board of at most 25 cells) as a `u32`.
+fn cell_u32(cell: usize) -> u32 {
+    u32::try_from(cell).expect("a board has at most 25 cells")
+}
+
 fn factorial(k: usize) -> u64 {
     (1..=k as u64).product()
 }
@@ -298,11 +307,11 @@ impl RankSpace {
                 let window = window.map(|(win, below)| {
                     windows.push(win);
                     belows.push(below);
-                    (windows.len() - 1) as u32
+                    u32::try_from(windows.len() - 1).expect("at most 4 windows a cell")
                 });
                 from_here.push(Step {
                     mv,
-                    to: to as u32,
+                    to: cell_u32(to),
                     window,
                 });
             }
@@ -311,10 +320,11 @@ impl RankSpace {
         let mut incoming = vec![Vec::new(); n];
         for (from, from_here) in steps.iter().enumerate() {
             for step in from_here {
-                incoming[step.to as usize].push((from as u32, step.window));
+                incoming[step.to as usize].push((cell_u32(from), step.window));
             }
         }
-        let perms = factorial(m) as u32;
+        let perms =
+            u32::try_from(factorial(m)).expect("m < MAX_RANKED_CELLS (checked above): 11! < 2^32");
         let slots = steps
             .iter()
             .enumerate()
@@ -322,8 +332,8 @@ impl RankSpace {
                 // Slots past the cell's moves are never read.
                 let unused = Slot {
                     mv: Move::Up,
-                    to: cell as u32,
-                    base: cell as u32 * perms,
+                    to: cell_u32(cell),
+                    base: cell_u32(cell) * perms,
                     window: Window::IDENTITY,
                     vertical: false,
                 };
@@ -339,7 +349,10 @@ impl RankSpace {
                         vertical: step.window.is_some(),
                     };
                 }
-                (row, from_here.len() as u8)
+                (
+                    row,
+                    u8::try_from(from_here.len()).expect("a cell has at most 4 moves"),
+                )
             })
             .collect();
         let narrow_slots = if perms < 1 << NARROW_BITS {
@@ -351,8 +364,8 @@ impl RankSpace {
         for (blank, row) in weights.iter_mut().enumerate().take(n) {
             for (cell, weight) in row.iter_mut().enumerate().take(n) {
                 if cell != blank {
-                    let position = cell - (cell > blank) as usize;
-                    *weight = factorial(m - 1 - position) as u32;
+                    let position = cell - usize::from(cell > blank);
+                    *weight = u32::try_from(factorial(m - 1 - position)).expect("below m! < 2^32");
                 }
             }
         }
@@ -383,7 +396,7 @@ impl RankSpace {
 
     /// Full indices, both classes: `n!`.
     pub fn full_len(&self) -> u32 {
-        self.perms * self.board.cells() as u32
+        self.perms * cell_u32(self.board.cells())
     }
 
     /// The full index of `state` (both parity classes), `0..n!`.
@@ -422,7 +435,11 @@ impl RankSpace {
             12 => self.tile_rank::<12>(cells, blank),
             _ => self.tile_rank_other_board(cells, blank),
         };
-        (blank as u32 * self.perms + rank, parity)
+        // The blank's cell is below MAX_RANKED_CELLS; checking it here would cost in the rank,
+        // the tables' hot path.
+        #[allow(clippy::cast_possible_truncation)]
+        let blank = blank as u32;
+        (blank * self.perms + rank, parity)
     }
 
     /// The Lehmer rank of the tiles of `cells` (the blank, in cell `blank`, left out) and the
@@ -444,7 +461,7 @@ impl RankSpace {
         let mut rank: u32 = 0;
         let mut digits: u32 = 0;
         for (cell, &tile) in cells.iter().enumerate() {
-            let tile = (tile & 15) as u32;
+            let tile = u32::from(tile & 15);
             let digit = tile.wrapping_sub(((counters >> (4 * tile)) & 15) as u32);
             rank = rank.wrapping_add(digit.wrapping_mul(weights[cell % MAX_RANKED_CELLS]));
             digits = digits.wrapping_add(digit);
@@ -507,12 +524,12 @@ impl RankSpace {
         let blank = (full / self.perms) as usize;
         let mut rank = full % self.perms;
         let mut digits = [0u32; MAX_CELLS];
-        for i in (0..m).rev() {
-            let radix = (m - i) as u32;
+        // Digit `i` has radix `m - i`: 1 for the last digit, counting up.
+        for (i, radix) in (0..m).rev().zip(1u32..) {
             digits[i] = rank % radix;
             rank /= radix;
         }
-        let mut remaining: Vec<u8> = (1..=m as u8).collect();
+        let mut remaining: Vec<u8> = (1..=u8::try_from(m).expect("m < MAX_RANKED_CELLS")).collect();
         let mut cells = [0u8; MAX_CELLS];
         let mut next = 0;
         for (cell, slot) in cells.iter_mut().enumerate().take(n) {
@@ -616,7 +633,7 @@ impl RankSpace {
     #[inline(always)]
     pub(crate) fn through_narrow(&self, slot: &NarrowSlot, perm: u32) -> (u32, u32) {
         let next = if slot.vertical {
-            let div = |magic: u64| ((perm as u64 * magic) >> NARROW_SHIFT) as u32;
+            let div = |magic: u64| ((u64::from(perm) * magic) >> NARROW_SHIFT) as u32;
             let digits = div(slot.below) - div(slot.above) * slot.span;
             perm.wrapping_add_signed(self.deltas[(slot.offset + digits) as usize])
         } else {
@@ -692,16 +709,18 @@ fn window(
     // Opening a 12-cell table builds 16 windows of up to 7,920 codes each, so this loop is
     // allocation-free: the pool of unused tiles is a bit mask, and a digit is the rank of a
     // tile among those left (a popcount) or the tile of a rank among them (the d-th set bit).
-    let offset = deltas.len() as u32;
-    deltas.reserve(span as usize);
+    let offset =
+        u32::try_from(deltas.len()).expect("deltas index a table's rank space, below 2^32");
+    deltas.reserve(usize::try_from(span).expect("a window spans at most 11! codes"));
     let all: u32 = (1 << suffix) - 1;
     for code in 0..span {
         // Decode the window's digits (radices suffix, suffix-1, ..., last digit lowest).
         let mut digits = [0u32; MAX_RANKED_CELLS];
         let mut rest = code;
         for j in (0..len).rev() {
-            let radix = (suffix - j) as u64;
-            digits[j] = (rest % radix) as u32;
+            let radix = u64::try_from(suffix - j).expect("suffix < MAX_RANKED_CELLS");
+            digits[j] =
+                u32::try_from(rest % radix).expect("a digit is below its radix, at most 11");
             rest /= radix;
         }
         // The window's tiles, as ranks among the suffix's tiles.
@@ -725,17 +744,18 @@ fn window(
         for (j, &v) in values[..len].iter().enumerate() {
             let d = (pool & ((1 << v) - 1)).count_ones();
             pool &= !(1 << v);
-            new_code = new_code * (suffix - j) as u64 + d as u64;
+            new_code = new_code * (suffix - j) as u64 + u64::from(d);
         }
-        deltas.push(((new_code as i64 - code as i64) * below as i64) as i32);
+        let delta = (new_code as i64 - code as i64) * below as i64;
+        deltas.push(i32::try_from(delta).expect("a rank change is below 11! < 2^31"));
     }
     let window = Window {
-        below: Divisor::new(below as u32),
-        above: Divisor::new((below * span) as u32),
-        span: span as u32,
+        below: Divisor::new(u32::try_from(below).expect("below <= 11!")),
+        above: Divisor::new(u32::try_from(below * span).expect("below * span <= 11!")),
+        span: u32::try_from(span).expect("span <= 11!"),
         offset,
     };
-    (window, below as u32)
+    (window, u32::try_from(below).expect("below <= 11!"))
 }
 
 #[cfg(test)]
@@ -768,7 +788,7 @@ mod tests {
             digits += digit;
         }
         let full = state.blank() as u64 * factorial(m) + rank;
-        (full as u32, digits % 2 == 1)
+        (u32::try_from(full).unwrap(), digits % 2 == 1)
     }
 
     /// Every board of at most 10 cells, the ones with narrow slots.
@@ -834,7 +854,13 @@ mod tests {
                 assert_eq!(through, expected, "{w}x{h} full index {full}");
                 let narrow: Vec<(Move, u32)> = rows[blank as usize]
                     .iter()
-                    .map(|slot| check(slot.mv, slot.to as u32, space.through_narrow(slot, perm)))
+                    .map(|slot| {
+                        check(
+                            slot.mv,
+                            u32::from(slot.to),
+                            space.through_narrow(slot, perm),
+                        )
+                    })
                     .collect();
                 // The moves, then slots that stay.
                 let (moves, stays) = narrow.split_at(expected.len());
@@ -855,13 +881,14 @@ mod tests {
     fn runs_move_every_tile_rank_as_rotate_does_on_boards_up_to_ten_cells() {
         for (w, h) in UP_TO_TEN_CELLS {
             let space = RankSpace::new(Board::new(w, h).unwrap()).unwrap();
-            for window in 0..space.windows.len() as u32 {
+            for window in 0..u32::try_from(space.windows.len()).unwrap() {
                 let (below, changes) = space.runs(window);
                 let run_count = space.perms() / below;
                 assert_eq!(run_count * below, space.perms(), "{w}x{h} window {window}");
                 for (run, &change) in changes.iter().cycle().take(run_count as usize).enumerate() {
                     assert_eq!(change % below as i32, 0, "{w}x{h} window {window}");
-                    for perm in run as u32 * below..(run as u32 + 1) * below {
+                    let run = u32::try_from(run).unwrap();
+                    for perm in run * below..(run + 1) * below {
                         let moved = perm.wrapping_add_signed(change);
                         assert_eq!(space.rotate(window, perm), moved, "{w}x{h} {window} {perm}");
                     }

@@ -62,6 +62,26 @@ impl SplitMix64 {
         }
     }
 
+    /// A uniform index in `0..len`: [`below`](Self::below) for a length, so callers that pick
+    /// from a slice need no cast (the same draw, so the same stream).
+    ///
+    /// # Panics
+    /// If `len` is 0.
+    #[inline]
+    pub fn index_below(&mut self, len: usize) -> usize {
+        let bound = u64::try_from(len).expect("a usize fits in a u64 on supported targets");
+        usize::try_from(self.below(bound)).expect("below `len`, which is a usize")
+    }
+
+    /// A uniform `u32` in `0..bound`: [`below`](Self::below) for a rank (the same draw).
+    ///
+    /// # Panics
+    /// If `bound` is 0.
+    #[inline]
+    pub fn below_u32(&mut self, bound: u32) -> u32 {
+        u32::try_from(self.below(u64::from(bound))).expect("below `bound`, which is a u32")
+    }
+
     /// `true` with probability `numerator / denominator`.
     ///
     /// # Panics

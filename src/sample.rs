@@ -135,7 +135,12 @@ pub fn depth_range(
 pub fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+        // The nanoseconds since the epoch, modulo 2^64 (what `as_nanos() as u64` keeps).
+        .map_or(0, |d| {
+            d.as_secs()
+                .wrapping_mul(1_000_000_000)
+                .wrapping_add(u64::from(d.subsec_nanos()))
+        });
     let mut rng = SplitMix64::new(nanos ^ u64::from(std::process::id()) << 32);
     rng.next_u64() % 1_000_000_000
 }
@@ -226,7 +231,7 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
                     .iter()
                     .enumerate()
                     .filter(|(_, d)| depths.contains(d))
-                    .map(|(rank, _)| rank as u32)
+                    .map(|(rank, _)| u32::try_from(rank).expect("a table's ranks are u32"))
                     .collect(),
             )
         } else {
@@ -258,12 +263,12 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
     /// A start drawn uniformly from the population, with its exact distance to the goal (with
     /// replacement: the same start may come again; see [`Sampler::draw_new`]).
     pub fn draw(&self, rng: &mut SplitMix64) -> (State, u8) {
-        let states = u64::from(self.table.space().states());
+        let states = self.table.space().states();
         let rank = match &self.population {
-            Population::Listed(ranks) => ranks[rng.below(ranks.len() as u64) as usize],
-            Population::All => rng.below(states) as u32,
+            Population::Listed(ranks) => ranks[rng.index_below(ranks.len())],
+            Population::All => rng.below_u32(states),
             Population::Rejection(depths) => loop {
-                let rank = rng.below(states) as u32;
+                let rank = rng.below_u32(states);
                 if depths.contains(&self.entries[rank as usize]) {
                     break rank;
                 }
@@ -275,14 +280,14 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
     /// A start drawn uniformly among those of the population not drawn by this method before
     /// (without replacement), or `None` once every one has been drawn.
     pub fn draw_new(&mut self, rng: &mut SplitMix64) -> Option<(State, u8)> {
-        let states = u64::from(self.table.space().states());
+        let states = self.table.space().states();
         let rank = match &mut self.population {
             // A partial Fisher-Yates shuffle: the taken ranks move to the front.
             Population::Listed(ranks) => {
                 if self.taken == ranks.len() {
                     return None;
                 }
-                let pick = self.taken + rng.below((ranks.len() - self.taken) as u64) as usize;
+                let pick = self.taken + rng.index_below(ranks.len() - self.taken);
                 ranks.swap(self.taken, pick);
                 self.taken += 1;
                 ranks[self.taken - 1]
@@ -295,7 +300,7 @@ impl<'t, D: AsRef<[u8]>> Sampler<'t, D> {
                     self.seen = vec![0; states.div_ceil(64) as usize];
                 }
                 loop {
-                    let rank = rng.below(states) as u32;
+                    let rank = rng.below_u32(states);
                     let (word, bit) = (rank as usize / 64, 1u64 << (rank % 64));
                     let fits = match &self.population {
                         Population::Rejection(depths) => {
@@ -332,9 +337,9 @@ pub(crate) fn swap_two_tiles(start: &State, rng: &mut SplitMix64) -> State {
     let tiles: Vec<usize> = (0..start.board().cells())
         .filter(|&c| start.cells()[c] != BLANK)
         .collect();
-    let first = rng.below(tiles.len() as u64) as usize;
+    let first = rng.index_below(tiles.len());
     // Draw the second among the others, so the two always differ.
-    let mut second = rng.below(tiles.len() as u64 - 1) as usize;
+    let mut second = rng.index_below(tiles.len() - 1);
     if second >= first {
         second += 1;
     }
@@ -456,11 +461,11 @@ fn uniform_in_class(goal: &State, rng: &mut SplitMix64) -> State {
     let n = goal.board().cells();
     let mut cells = [0u8; MAX_CELLS];
     for (cell, slot) in cells.iter_mut().enumerate().take(n) {
-        *slot = cell as u8;
+        *slot = u8::try_from(cell).expect("a board has at most 25 cells");
     }
     // Fisher-Yates, from the last cell down.
     for i in (1..n).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
+        let j = rng.index_below(i + 1);
         cells.swap(i, j);
     }
     let state = State::from_valid_cells(goal.board(), cells);
@@ -603,7 +608,10 @@ mod tests {
             let drawn = sample(&table, &goal, &options, 9).unwrap();
             assert_eq!(
                 drawn.size_hint(),
-                (exist as usize + 3, Some(exist as usize + 3))
+                (
+                    usize::try_from(exist).unwrap() + 3,
+                    Some(usize::try_from(exist).unwrap() + 3)
+                )
             );
             let drawn: Vec<Instance> = drawn.collect();
             assert_eq!(drawn.len() as u64, exist + 3);
@@ -643,7 +651,7 @@ mod tests {
             let distinct: std::collections::HashSet<&State> = starts.iter().collect();
             assert_eq!(distinct.len(), starts.len(), "{depths:?}: no start repeats");
             let exist: u64 = (0..table.header().counts.len())
-                .filter(|&d| depths.contains(&(d as u8)))
+                .filter(|&d| depths.contains(&u8::try_from(d).unwrap()))
                 .map(|d| table.header().counts[d])
                 .sum();
             assert_eq!(starts.len() as u64, count.min(exist), "{depths:?}");

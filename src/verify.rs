@@ -98,20 +98,26 @@ impl Claim {
             return None;
         }
         if let Some(moves) = &self.moves {
-            return Some(moves.len() as u32);
+            return Some(claimed_count(moves.len()));
         }
         if let Some(path) = &self.path {
-            return Some(path_steps(start, path).len() as u32);
+            return Some(claimed_count(path_steps(start, path).len()));
         }
         self.length
     }
+}
+
+/// A claimed count of moves as a length; 2^32 moves or more (no distance comes near) saturate
+/// at `u32::MAX`, so such a claim is judged too long rather than cut to a short one.
+fn claimed_count(moves: usize) -> u32 {
+    u32::try_from(moves).unwrap_or(u32::MAX)
 }
 
 /// The MTM length of a replayed claim of moves or a path (each step one cell, as replay
 /// checked): its runs of equal moves.
 fn claimed_mtm_length(start: &State, claim: &Claim) -> u32 {
     if let Some(moves) = &claim.moves {
-        return Metric::Mtm.length(moves) as u32;
+        return claimed_count(Metric::Mtm.length(moves));
     }
     let Some(path) = &claim.path else {
         return claim.length.unwrap_or_default();
@@ -124,7 +130,7 @@ fn claimed_mtm_length(start: &State, claim: &Claim) -> u32 {
         }
         before = *state;
     }
-    Metric::Mtm.length(&moves) as u32
+    claimed_count(Metric::Mtm.length(&moves))
 }
 
 /// The states after each move of a path: the path without its first state when that is the start.
@@ -637,11 +643,11 @@ fn contradiction(start: &State, claim: &Claim) -> Option<String> {
             "no claim: give moves, a path, a length, or unsolvable".to_string()
         });
     }
-    let moves = claim.moves.as_ref().map(|m| m.len() as u32);
+    let moves = claim.moves.as_ref().map(|m| claimed_count(m.len()));
     let steps = claim
         .path
         .as_ref()
-        .map(|p| path_steps(start, p).len() as u32);
+        .map(|p| claimed_count(path_steps(start, p).len()));
     if let (Some(moves), Some(steps)) = (moves, steps) {
         if moves != steps {
             return Some(format!(

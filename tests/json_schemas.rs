@@ -38,6 +38,15 @@ fn run(dir: &Path, args: &[&str], stdin: &str) -> Vec<String> {
         .collect()
 }
 
+/// `npuzzle sample --seed 1 -f jsonl` with `more` arguments, in `dir`; returns stdout's lines.
+fn sample_jsonl(dir: &Path, more: &[&str]) -> Vec<String> {
+    run(
+        dir,
+        &[&["sample", "--seed", "1", "-f", "jsonl"], more].concat(),
+        "",
+    )
+}
+
 /// Each line is one JSON object valid under `name`'s schema; returns them.
 fn check(name: &str, lines: &[String]) -> Vec<Value> {
     let validator = schema(name);
@@ -181,56 +190,9 @@ fn every_commands_json_validates_against_its_schema() {
         "sample",
         &[
             run(d, &["sample", "-n", "3", "--seed", "1", "-f", "json"], ""),
-            run(
-                d,
-                &[
-                    "sample",
-                    "-n",
-                    "2",
-                    "--seed",
-                    "1",
-                    "-f",
-                    "jsonl",
-                    "--scramble",
-                    "uniform",
-                    "--board",
-                    "7x7",
-                ],
-                "",
-            ),
-            run(
-                d,
-                &[
-                    "sample",
-                    "-n",
-                    "2",
-                    "--seed",
-                    "1",
-                    "-f",
-                    "jsonl",
-                    "--scramble",
-                    "walk",
-                    "--moves",
-                    "9",
-                ],
-                "",
-            ),
-            run(
-                d,
-                &[
-                    "sample",
-                    "-n",
-                    "3",
-                    "--seed",
-                    "1",
-                    "-f",
-                    "jsonl",
-                    "--with-answers",
-                    "--unsolvable",
-                    "1",
-                ],
-                "",
-            ),
+            sample_jsonl(d, &["-n", "2", "--scramble", "uniform", "--board", "7x7"]),
+            sample_jsonl(d, &["-n", "2", "--scramble", "walk", "--moves", "9"]),
+            sample_jsonl(d, &["-n", "3", "--with-answers", "--unsolvable", "1"]),
         ]
         .concat(),
     );

@@ -49,42 +49,39 @@ def code_lines(text):
     return "\n".join(out)
 
 
+def rust_files():
+    """(path, path relative to src/, node) of every .rs file under src/ that is a node."""
+    for dirpath, _, files in os.walk(ROOT):
+        for name in files:
+            if not name.endswith(".rs"):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, ROOT)
+            node = node_of(rel)
+            if node is not None:
+                yield path, rel, node
+
+
 def graph():
     nodes = set()
     edges = {}
     library = set()
-    for dirpath, _, files in os.walk(ROOT):
-        for name in files:
-            if not name.endswith(".rs"):
-                continue
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, ROOT)
-            node = node_of(rel)
-            if node is None:
-                continue
-            nodes.add(node)
-            if not node.startswith("cli"):
-                library.add(node)
-    for dirpath, _, files in os.walk(ROOT):
-        for name in files:
-            if not name.endswith(".rs"):
-                continue
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, ROOT)
-            node = node_of(rel)
-            if node is None:
-                continue
-            text = code_lines(open(path, encoding="utf-8").read())
-            targets = set()
-            for root, first, _ in PATH.findall(text):
-                targets.update(resolve(node, rel, root, first, nodes))
-            for root, group in USE_GROUP.findall(text):
-                for item in group.split(","):
-                    first = item.strip().split("::")[0].split(" ")[0]
-                    if first:
-                        targets.update(resolve(node, rel, root, first, nodes))
-            targets.discard(node)
-            edges.setdefault(node, set()).update(targets)
+    for _, _, node in rust_files():
+        nodes.add(node)
+        if not node.startswith("cli"):
+            library.add(node)
+    for path, rel, node in rust_files():
+        text = code_lines(open(path, encoding="utf-8").read())
+        targets = set()
+        for root, first, _ in PATH.findall(text):
+            targets.update(resolve(node, rel, root, first, nodes))
+        for root, group in USE_GROUP.findall(text):
+            for item in group.split(","):
+                first = item.strip().split("::")[0].split(" ")[0]
+                if first:
+                    targets.update(resolve(node, rel, root, first, nodes))
+        targets.discard(node)
+        edges.setdefault(node, set()).update(targets)
     return nodes, edges
 
 

@@ -766,7 +766,11 @@ impl Oracle {
                 Choice::Search(algorithm) if !algorithm.is_optimal() => {
                     Err(AnswerError::NotOptimal { algorithm })
                 }
-                _ => Ok(self.search(start, goal, how)?.map(|s| s.len() as u8)),
+                _ => Ok(self.search(start, goal, how)?.map(|s| {
+                    u8::try_from(s.len()).expect(
+                        "an optimal search that finishes on at most 25 cells ends below 256 moves",
+                    )
+                })),
             },
         }
     }
@@ -1069,7 +1073,8 @@ impl Oracle {
                 ..how
             },
         )?;
-        let value = match &found.value {
+        let (found, cost) = found.split();
+        let value = match found {
             Ok(solution) => match u8::try_from(solution.len()) {
                 Ok(exact) => judged(Some(exact)),
                 Err(_) => Judged {
@@ -1080,24 +1085,35 @@ impl Oracle {
                 },
             },
             Err(NoAnswer::Unsolvable(_)) => judged(None),
-            Err(NoAnswer::GaveUp(limit)) => Judged {
-                verdict: Verdict::Unverified {
-                    why: format!(
-                        "no exact table for the {} board, and the search for the exact distance gave up at its {limit} after {} expanded nodes",
-                        goal.board(),
-                        found.expanded
-                    ),
-                },
-                exact: Exact::Unknown,
-            },
+            Err(NoAnswer::GaveUp(limit)) => {
+                Judged::search_gave_up(Metric::Stm, goal.board(), limit, cost.expanded)
+            }
         };
-        Ok(Answer {
-            value: Ok(value),
-            method: found.method,
-            expanded: found.expanded,
-            generated: found.generated,
-            elapsed: found.elapsed,
-        })
+        Ok(cost.map(|()| value))
+    }
+}
+
+impl Judged {
+    /// No verdict: the board has no exact table (for `metric`) and the search for the exact
+    /// distance gave up at `limit` after `expanded` nodes. Written once for STM and MTM.
+    pub(crate) fn search_gave_up(
+        metric: Metric,
+        board: Board,
+        limit: Limit,
+        expanded: u64,
+    ) -> Judged {
+        let which = match metric {
+            Metric::Stm => "",
+            Metric::Mtm => "MTM ",
+        };
+        Judged {
+            verdict: Verdict::Unverified {
+                why: format!(
+                    "no exact {which}table for the {board} board, and the {which}search for the exact distance gave up at its {limit} after {expanded} expanded nodes"
+                ),
+            },
+            exact: Exact::Unknown,
+        }
     }
 }
 

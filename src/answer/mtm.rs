@@ -16,7 +16,7 @@ use crate::sample::{self as sampling, SampleOptions};
 use crate::search::{Algorithm, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
-use crate::verify::{self, Claim, Verdict};
+use crate::verify::{self, Claim};
 
 /// Where an MTM question goes.
 enum MtmRoute<'a> {
@@ -109,9 +109,11 @@ impl Oracle {
                     },
                 ))
             }
-            MtmRoute::Search => Ok(self
-                .mtm_search(start, goal, how)
-                .map(|s| Metric::Mtm.length(s.moves()) as u8)),
+            MtmRoute::Search => Ok(self.mtm_search(start, goal, how).map(|s| {
+                u8::try_from(Metric::Mtm.length(s.moves())).expect(
+                    "an optimal search that finishes on at most 25 cells ends below 256 moves",
+                )
+            })),
         }
     }
 
@@ -173,28 +175,15 @@ impl Oracle {
                 return Ok(Answer::of(Ok(judged), Method::Reasoning));
             }
         }
-        let found = self.mtm_distance(start, goal, how)?;
-        let value = match found.value {
+        let (found, cost) = self.mtm_distance(start, goal, how)?.split();
+        let value = match found {
             Ok(d) => judged(Some(d)),
             Err(NoAnswer::Unsolvable(_)) => judged(None),
-            Err(NoAnswer::GaveUp(limit)) => Judged {
-                verdict: Verdict::Unverified {
-                    why: format!(
-                        "no exact MTM table for the {} board, and the MTM search for the exact distance gave up at its {limit} after {} expanded nodes",
-                        goal.board(),
-                        found.expanded
-                    ),
-                },
-                exact: Exact::Unknown,
-            },
+            Err(NoAnswer::GaveUp(limit)) => {
+                Judged::search_gave_up(Metric::Mtm, goal.board(), limit, cost.expanded)
+            }
         };
-        Ok(Answer {
-            value: Ok(value),
-            method: found.method,
-            expanded: found.expanded,
-            generated: found.generated,
-            elapsed: found.elapsed,
-        })
+        Ok(cost.map(|()| value))
     }
 
     /// [`Oracle::sample`] with depths (and the instances' distances) in `metric`: under MTM

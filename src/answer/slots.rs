@@ -36,7 +36,8 @@ impl<T> Slots<T> {
             for (h, slot) in row.iter_mut().enumerate() {
                 match Board::new(w + MIN_SIDE as usize, h + MIN_SIDE as usize) {
                     Ok(board) if super::has_table(board) => {
-                        *slot = count as u16;
+                        *slot = u16::try_from(count)
+                            .expect("the tabled boards have a few hundred cells in all");
                         count += board.cells();
                     }
                     _ => {}

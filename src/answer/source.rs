@@ -197,7 +197,7 @@ impl TableSource for DataDir {
     fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         let _lock = build_lock(&self.dir, &file_name(goal));
         let (table, notices) = store::load_or_build_with(&self.dir, goal, || {
-            let states = crate::RankSpace::new(goal.board())?.states() as u64;
+            let states = u64::from(crate::RankSpace::new(goal.board())?.states());
             (self.report)(SourceEvent::Building { goal, states });
             build_isolated(goal, self.threads)
         })?;

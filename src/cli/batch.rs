@@ -451,7 +451,11 @@ impl<'a> Answerer<'a> {
         let answer = if self.settings.solve {
             let answer = self.oracle.solve(start, goal, how).map_err(failed)?;
             let metric = self.settings.metric;
-            answer.map(|s| (metric.length(s.moves()) as u8, Some(s.moves_string())))
+            answer.map(|s| {
+                let length = u8::try_from(metric.length(s.moves()))
+                    .expect("an optimal answer on at most 25 cells is below 256 moves");
+                (length, Some(s.moves_string()))
+            })
         } else {
             let answer = self.oracle.distance(start, goal, how).map_err(failed)?;
             answer.map(|d| (d, None))

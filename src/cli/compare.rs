@@ -82,7 +82,7 @@ pub fn run(args: &CompareArgs, context: &mut Context) -> CommandResult {
         let answer = oracle.solve(&start, &goal, How::table())?;
         let elapsed = began.elapsed();
         let (solution, cost) = value(answer)?;
-        exact = Some(solution.len() as u8);
+        exact = Some(u8::try_from(solution.len()).expect("a table's distances are bytes"));
         rows.push(Row {
             algorithm: "table".to_string(),
             heuristic: None,

@@ -33,7 +33,12 @@ pub fn parse_limit(text: &str) -> Result<LimitArg, String> {
         let n = value * scale;
         // Counts must be whole and fit comfortably in a u64.
         (n.fract() == 0.0 && n < 1e18)
-            .then_some(LimitArg::Nodes(n as u64))
+            .then_some({
+                // Whole and below 1e18 (checked just above), so the cast keeps the value.
+                #[allow(clippy::cast_possible_truncation)]
+                let n = n as u64;
+                LimitArg::Nodes(n)
+            })
             .ok_or_else(bad)
     };
     let time = |seconds: f64| {

@@ -187,7 +187,7 @@ impl<'o> Game<'o> {
 
     fn draw(&self, frame: &mut Frame) {
         let board = self.now.board();
-        let rows = board.height() as u16;
+        let rows = u16::try_from(board.height()).expect("a side is at most 12");
         let area = frame.area();
         let (need_width, need_height) = needed_size(board);
         if area.width < need_width || area.height < need_height {
@@ -203,7 +203,7 @@ impl<'o> Game<'o> {
             Constraint::Length(1),
             Constraint::Length(rows * 2),
             Constraint::Length(INFO_LINES),
-            Constraint::Length(HELP.len() as u16),
+            Constraint::Length(HELP_LINES),
         ])
         .areas(area);
         frame.render_widget(
@@ -278,14 +278,22 @@ const HELP: [&str; 2] = [
 
 /// Lines under the board: the distance, moves made, the last message, a blank line.
 const INFO_LINES: u16 = 4;
+/// The key reminder's lines, as a terminal height.
+const HELP_LINES: u16 = 2;
+const _: () = assert!(HELP.len() == HELP_LINES as usize);
 
 /// The smallest terminal (columns, lines) that shows the whole game on `board`: the title, two
 /// lines per row of tiles, the information lines and the key reminder, and a width that holds
 /// the tiles (5 columns and a gap each) and the reminder.
 fn needed_size(board: npuzzle::Board) -> (u16, u16) {
-    let help_width = HELP.iter().map(|l| l.len()).max().unwrap_or(0) as u16;
-    let width = (board.width() as u16 * 6).max(help_width);
-    let height = 1 + board.height() as u16 * 2 + INFO_LINES + HELP.len() as u16;
+    let help_width = HELP.iter().map(|l| l.len()).max().unwrap_or(0);
+    let help_width = u16::try_from(help_width).expect("a line of the key reminder");
+    let (columns, rows) = (
+        u16::try_from(board.width()).expect("a side is at most 12"),
+        u16::try_from(board.height()).expect("a side is at most 12"),
+    );
+    let width = (columns * 6).max(help_width);
+    let height = 1 + rows * 2 + INFO_LINES + HELP_LINES;
     (width, height)
 }
 

@@ -223,7 +223,10 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     // The exact distance, to say whether a search's path is optimal: from the table where one
     // may be used (never with --no-table, which promises not to build one).
     let exact = match (method, how.choice) {
-        (Method::Table { .. }, _) => Some(how.metric.length(solution.moves()) as u8),
+        (Method::Table { .. }, _) => Some(
+            u8::try_from(how.metric.length(solution.moves()))
+                .expect("a table's distances are bytes"),
+        ),
         (_, Choice::NoTable) => None,
         _ if oracle.uses_table(goal.board()) => oracle
             .distance(&start, &goal, How::table().in_metric(how.metric))?

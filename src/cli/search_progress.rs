@@ -46,7 +46,8 @@ fn show(progress: &Progress) {
     if progress.elapsed < SHOW_AFTER {
         return;
     }
-    let tick = progress.elapsed.as_millis() as u64 / REDRAW_EVERY_MS;
+    let tick = u64::try_from(progress.elapsed.as_millis() / u128::from(REDRAW_EVERY_MS))
+        .unwrap_or(u64::MAX);
     if LAST_REDRAW.swap(tick, Ordering::Relaxed) == tick {
         return;
     }

@@ -91,11 +91,12 @@ fn write_text(stats: &DepthStats, out: &mut impl Write) -> std::io::Result<()> {
         stats.farthest_count(),
         if stats.farthest_count() == 1 { "" } else { "s" }
     )?;
-    let shown = if stats.farthest_count() as usize > stats.farthest.len() {
-        format!(" (the first {} by rank)", stats.farthest.len())
-    } else {
-        String::new()
-    };
+    let shown =
+        if stats.farthest_count() > u64::try_from(stats.farthest.len()).expect("a short list") {
+            format!(" (the first {} by rank)", stats.farthest.len())
+        } else {
+            String::new()
+        };
     writeln!(out, "states at depth {}{shown}:", stats.max_depth())?;
     for state in &stats.farthest {
         writeln!(out, "  {state}")?;
@@ -125,7 +126,7 @@ fn indent(text: &str) -> String {
 /// A bar of eighth blocks, `BAR_WIDTH` characters for `top`; any non-zero count shows.
 fn bar(count: u64, top: u64) -> String {
     const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
-    let eighths = ((count as u128 * (BAR_WIDTH as u128 * 8)) / top as u128) as usize;
+    let eighths = ((u128::from(count) * (BAR_WIDTH as u128 * 8)) / u128::from(top)) as usize;
     let eighths = if count > 0 { eighths.max(1) } else { 0 };
     let mut out = "█".repeat(eighths / 8);
     if eighths % 8 > 0 {

@@ -161,7 +161,7 @@ fn draw<DB: DrawingBackend>(
     data: &PlotData,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let max_depth = data.counts.len().saturating_sub(1) as u32;
+    let max_depth = u32::try_from(data.counts.len().saturating_sub(1)).expect("depths are bytes");
     let top = data.counts.iter().copied().max().unwrap_or(1).max(1);
     let step = depth_label_step(max_depth + 1);
     let (count_name, count_label) = count_axis(top);
@@ -196,8 +196,8 @@ fn draw<DB: DrawingBackend>(
             .data(
                 data.counts
                     .iter()
-                    .enumerate()
-                    .map(|(depth, &count)| (depth as u32, count)),
+                    .zip(0u32..)
+                    .map(|(&count, depth)| (depth, count)),
             ),
     )?;
     root.present()?;

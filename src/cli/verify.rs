@@ -134,7 +134,10 @@ fn judge_line(
         Claimed::Unsolvable
     } else {
         let length = match (&claim.moves, metric) {
-            (Some(moves), Metric::Mtm) => Some(metric.length(moves) as u32),
+            // 2^32 moves or more saturate, judged too long rather than cut short.
+            (Some(moves), Metric::Mtm) => {
+                Some(u32::try_from(metric.length(moves)).unwrap_or(u32::MAX))
+            }
             _ => claim.claimed_length(&start),
         };
         length.map_or(Claimed::Nothing, Claimed::Moves)

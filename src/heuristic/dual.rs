@@ -63,7 +63,7 @@ impl Bounds {
         let (w, n) = (board.width(), board.cells());
         let mut home = [0u8; 32];
         for (cell, &tile) in goal.cells().iter().enumerate() {
-            home[tile as usize] = cell as u8;
+            home[tile as usize] = u8::try_from(cell).expect("a board has at most 25 cells");
         }
         let mut pattern = [NO_PATTERN; 32];
         let mut index = [0u8; 32];
@@ -73,8 +73,8 @@ impl Bounds {
             let ls: Vec<u8> = tiles.iter().map(|&t| home[t as usize]).collect();
             let walls = ls.iter().fold(0u32, |m, &l| m | 1 << l);
             for (i, &l) in ls.iter().enumerate() {
-                pattern[l as usize] = p as u8;
-                index[l as usize] = i as u8;
+                pattern[l as usize] = u8::try_from(p).expect("at most MAX_PATTERNS patterns");
+                index[l as usize] = u8::try_from(i).expect("a pattern has at most 25 tiles");
             }
             // Flood from the goal's blank cell through cells outside the pattern.
             let mut region = 1u32 << goal.blank();
@@ -141,14 +141,14 @@ impl Bounds {
             for (i, &l) in labels.iter().enumerate() {
                 let cell = pos[l as usize & 31];
                 placement[i & 15] = cell;
-                md += db.tile_manhattan(i, cell) as u32;
+                md += u32::from(db.tile_manhattan(i, cell));
             }
-            if self.pattern[blank] == p as u8 {
+            if usize::from(self.pattern[blank]) == p {
                 let i = self.index[blank] as usize;
-                sum += md - db.tile_manhattan(i, pos[blank]) as u32;
+                sum += md - u32::from(db.tile_manhattan(i, pos[blank]));
             } else if self.open[p] >> blank & 1 == 1 {
                 let rank = db.space().rank(&placement[..labels.len()]);
-                sum += md + 2 * db.code(rank) as u32;
+                sum += md + 2 * u32::from(db.code(rank));
             } else {
                 sum += md;
             }

@@ -49,12 +49,14 @@ impl LinearConflict {
     pub fn new(goal: &State) -> LinearConflict {
         let (width, height) = (goal.board().width(), goal.board().height());
         let home = goal_cells(goal);
-        let mut row_digit = [[width as u8; MAX_CELLS]; MAX_SIDE as usize];
-        let mut col_digit = [[height as u8; MAX_CELLS]; MAX_SIDE as usize];
+        let mut row_digit =
+            [[u8::try_from(width).expect("a side is at most 25"); MAX_CELLS]; MAX_SIDE as usize];
+        let mut col_digit =
+            [[u8::try_from(height).expect("a side is at most 25"); MAX_CELLS]; MAX_SIDE as usize];
         for tile in 1..goal.board().cells() {
             let (r, c) = (home[tile] as usize / width, home[tile] as usize % width);
-            row_digit[r][tile] = c as u8;
-            col_digit[c][tile] = r as u8;
+            row_digit[r][tile] = u8::try_from(c).expect("a column is below the width");
+            col_digit[c][tile] = u8::try_from(r).expect("a row is below the height");
         }
         let tabled = width <= MAX_TABLED_LINE && height <= MAX_TABLED_LINE;
         let powers = |base: u32| {
@@ -73,8 +75,8 @@ impl LinearConflict {
             height,
             row_digit,
             col_digit,
-            row_pow: powers(width as u32 + 1),
-            col_pow: powers(height as u32 + 1),
+            row_pow: powers(u32::try_from(width).expect("a side is at most 25") + 1),
+            col_pow: powers(u32::try_from(height).expect("a side is at most 25") + 1),
             row_cost: costs(width),
             col_cost: costs(height),
             tabled,
@@ -82,6 +84,8 @@ impl LinearConflict {
     }
 
     /// The extra moves of one line computed from its digits, for lines too long to table.
+    // `count` is at most MAX_SIDE; this runs for every node of a search on a wide board.
+    #[allow(clippy::cast_possible_truncation)]
     fn line_extra(digits: &[u8; MAX_CELLS], len: usize, cells: impl Iterator<Item = u8>) -> u32 {
         let mut positions = [0u8; MAX_SIDE as usize];
         let mut count = 0;
@@ -103,7 +107,7 @@ impl LinearConflict {
     fn row_key(&self, r: usize, cells: &[u8]) -> usize {
         let digits = &self.row_digit[r];
         (0..self.width)
-            .map(|i| digits[cells[r * self.width + i] as usize] as u32 * self.row_pow[i])
+            .map(|i| u32::from(digits[cells[r * self.width + i] as usize]) * self.row_pow[i])
             .sum::<u32>() as usize
     }
 
@@ -111,7 +115,7 @@ impl LinearConflict {
     fn col_key(&self, c: usize, cells: &[u8]) -> usize {
         let digits = &self.col_digit[c];
         (0..self.height)
-            .map(|i| digits[cells[c + i * self.width] as usize] as u32 * self.col_pow[i])
+            .map(|i| u32::from(digits[cells[c + i * self.width] as usize]) * self.col_pow[i])
             .sum::<u32>() as usize
     }
 
@@ -127,10 +131,10 @@ impl LinearConflict {
             return rows + columns;
         }
         let rows: u32 = (0..self.height)
-            .map(|r| self.row_cost[self.row_key(r, cells)] as u32)
+            .map(|r| u32::from(self.row_cost[self.row_key(r, cells)]))
             .sum();
         let columns: u32 = (0..self.width)
-            .map(|c| self.col_cost[self.col_key(c, cells)] as u32)
+            .map(|c| u32::from(self.col_cost[self.col_key(c, cells)]))
             .sum();
         rows + columns
     }
@@ -139,7 +143,7 @@ impl LinearConflict {
 /// The extra moves of every key of a line of `len` cells (see [`LinearConflict`]).
 fn line_costs(len: usize) -> Vec<u8> {
     let base = len + 1;
-    let keys = base.pow(len as u32);
+    let keys = base.pow(u32::try_from(len).expect("len <= MAX_TABLED_LINE"));
     (0..keys)
         .map(|key| {
             let mut rest = key;
@@ -149,14 +153,15 @@ fn line_costs(len: usize) -> Vec<u8> {
                 let digit = rest % base;
                 rest /= base;
                 if digit < len {
-                    positions[count] = digit as u8;
+                    positions[count] = u8::try_from(digit).expect("digit < len <= MAX_TABLED_LINE");
                     count += 1;
                 }
             }
             if count < 2 {
                 0
             } else {
-                2 * (count - longest_increasing(&positions[..count])) as u8
+                2 * u8::try_from(count - longest_increasing(&positions[..count]))
+                    .expect("count <= MAX_TABLED_LINE")
             }
         })
         .collect()
@@ -206,11 +211,14 @@ impl LinearConflict {
         let (removed, added) = if from.abs_diff(to) == w {
             let (old, new, i) = (from / w, to / w, from % w);
             let (old_after, new_after) = (self.row_key(old, cells), self.row_key(new, cells));
+            // A side is at most 25; `update` runs for every node of a search, so no check.
+            #[allow(clippy::cast_possible_truncation)]
             let none = w as u32;
-            let old_before = old_after + (self.row_digit[old][t] as u32 * self.row_pow[i]) as usize
+            let old_before = old_after
+                + (u32::from(self.row_digit[old][t]) * self.row_pow[i]) as usize
                 - (none * self.row_pow[i]) as usize;
             let new_before = new_after + (none * self.row_pow[i]) as usize
-                - (self.row_digit[new][t] as u32 * self.row_pow[i]) as usize;
+                - (u32::from(self.row_digit[new][t]) * self.row_pow[i]) as usize;
             (
                 self.row_cost[old_before] + self.row_cost[new_before],
                 self.row_cost[old_after] + self.row_cost[new_after],
@@ -218,17 +226,20 @@ impl LinearConflict {
         } else {
             let (old, new, i) = (from % w, to % w, from / w);
             let (old_after, new_after) = (self.col_key(old, cells), self.col_key(new, cells));
+            // As above: a side is at most 25, and this is the search's inner loop.
+            #[allow(clippy::cast_possible_truncation)]
             let none = self.height as u32;
-            let old_before = old_after + (self.col_digit[old][t] as u32 * self.col_pow[i]) as usize
+            let old_before = old_after
+                + (u32::from(self.col_digit[old][t]) * self.col_pow[i]) as usize
                 - (none * self.col_pow[i]) as usize;
             let new_before = new_after + (none * self.col_pow[i]) as usize
-                - (self.col_digit[new][t] as u32 * self.col_pow[i]) as usize;
+                - (u32::from(self.col_digit[new][t]) * self.col_pow[i]) as usize;
             (
                 self.col_cost[old_before] + self.col_cost[new_before],
                 self.col_cost[old_after] + self.col_cost[new_after],
             )
         };
-        self.manhattan.update(cells, before, tile, from, to) + added as u32 - removed as u32
+        self.manhattan.update(cells, before, tile, from, to) + u32::from(added) - u32::from(removed)
     }
 }
 
@@ -261,7 +272,7 @@ mod tests {
                 }
                 let cost = tabled.conflicts(state.cells());
                 assert_eq!(direct.conflicts(state.cells()), cost, "{state}");
-                states_in_conflict += (cost > 0) as u32;
+                states_in_conflict += u32::from(cost > 0);
             }
             assert!(
                 states_in_conflict > 0,

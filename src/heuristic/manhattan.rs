@@ -24,7 +24,8 @@ impl Manhattan {
             let h = home[tile] as usize;
             for cell in 0..goal.board().cells() {
                 distance[tile][cell] =
-                    ((h / w).abs_diff(cell / w) + (h % w).abs_diff(cell % w)) as u8;
+                    u8::try_from((h / w).abs_diff(cell / w) + (h % w).abs_diff(cell % w))
+                        .expect("below 25 + 25");
             }
         }
         Manhattan {
@@ -36,7 +37,7 @@ impl Manhattan {
     /// The Manhattan distance of `tile` in `cell` from its goal cell (0 for the blank).
     #[inline]
     pub fn tile_distance(&self, tile: u8, cell: usize) -> u32 {
-        self.distance[tile as usize][cell] as u32
+        u32::from(self.distance[tile as usize][cell])
     }
 }
 

@@ -28,6 +28,8 @@ impl Misplaced {
     }
 
     #[inline]
+    // At most 25 tiles; this runs for every node of a search, so no check.
+    #[allow(clippy::cast_possible_truncation)]
     pub(crate) fn compute(&self, cells: &[u8]) -> u32 {
         cells
             .iter()

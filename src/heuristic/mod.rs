@@ -289,7 +289,7 @@ scalar_heuristic!(AnyHeuristic);
 fn goal_cells(goal: &State) -> [u8; MAX_CELLS] {
     let mut cells = [0u8; MAX_CELLS];
     for (cell, &tile) in goal.cells().iter().enumerate() {
-        cells[tile as usize] = cell as u8;
+        cells[tile as usize] = u8::try_from(cell).expect("a board has at most 25 cells");
     }
     cells
 }

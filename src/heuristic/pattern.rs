@@ -282,7 +282,7 @@ impl PatternHeuristic {
             patterns.push(tiles);
         }
         let n = goal.board().cells();
-        let identity: [u8; 32] = std::array::from_fn(|i| i as u8);
+        let identity: [u8; 32] = std::array::from_fn(|i| u8::try_from(i).expect("below 32"));
         let mut views = vec![(identity, identity)];
         if reflect {
             views.extend(reflection(goal));
@@ -299,7 +299,8 @@ impl PatternHeuristic {
         let w = goal.board().width();
         for (home, &tile) in goal.cells().iter().enumerate() {
             for (cell, d) in manhattan[tile as usize].iter_mut().enumerate().take(n) {
-                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
+                let distance = (home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w);
+                *d = u8::try_from(distance).expect("below 25 + 25");
             }
         }
         let reflection = reflection(goal).map(|(cells, _)| cells);
@@ -410,7 +411,7 @@ impl PatternHeuristic {
         for (l, &tile) in cells.iter().enumerate() {
             pos[l & 31] = self.bounds.home[tile as usize & 31];
             if tile != 0 {
-                parity ^= self.manhattan[tile as usize & 31][l & 31] as u32;
+                parity ^= u32::from(self.manhattan[tile as usize & 31][l & 31]);
             }
         }
         let parity = parity & 1;
@@ -439,7 +440,7 @@ impl PatternHeuristic {
     fn carried(&self, sum: [u16; 2]) -> u32 {
         let regular = if self.used.regular { sum[0] } else { 0 };
         let reflected = if self.used.reflected { sum[1] } else { 0 };
-        regular.max(reflected) as u32
+        u32::from(regular.max(reflected))
     }
 
     /// The change of `tile`'s Manhattan distance when it slides from `from` to `to`, as a
@@ -448,7 +449,7 @@ impl PatternHeuristic {
     #[inline(always)]
     fn manhattan_change(&self, tile: u8, from: usize, to: usize) -> u16 {
         let row = &self.manhattan[tile as usize & 31];
-        (row[to & 31] as u16).wrapping_sub(row[from & 31] as u16)
+        u16::from(row[to & 31]).wrapping_sub(u16::from(row[from & 31]))
     }
 
     /// Lookup `side` (0 plain, 1 reflected) of `node` after `tile` moved from `from` to `to`
@@ -476,8 +477,8 @@ impl PatternHeuristic {
         node.code[side][p] = code;
         node.sum[side] = node.sum[side]
             .wrapping_add(manhattan)
-            .wrapping_add(2 * code as u16)
-            .wrapping_sub(2 * old as u16);
+            .wrapping_add(2 * u16::from(code))
+            .wrapping_sub(2 * u16::from(old));
     }
 }
 
@@ -511,7 +512,7 @@ impl Heuristic for PatternHeuristic {
                 let rank = db.space().rank(&placement);
                 node.rank[side][p] = rank;
                 node.code[side][p] = db.code(rank);
-                node.sum[side] += db.value(&placement) as u16;
+                node.sum[side] += u16::try_from(db.value(&placement)).expect("a bound below 2^16");
             }
         }
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
@@ -561,7 +562,7 @@ impl Heuristic for PatternHeuristic {
             if p != NO_PATTERN {
                 floor[side] = floor[side]
                     .wrapping_add(manhattan)
-                    .wrapping_sub(2 * node.code[side][p as usize] as u16);
+                    .wrapping_sub(2 * u16::from(node.code[side][p as usize]));
             }
         }
         let at_least = self.carried(floor);
@@ -571,9 +572,9 @@ impl Heuristic for PatternHeuristic {
         let mut next = *node;
         self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
         if self.lookups.len() == 2 {
-            if self.used.regular && next.sum[0] as u32 > limit {
+            if self.used.regular && u32::from(next.sum[0]) > limit {
                 let reflected = if self.used.reflected { floor[1] } else { 0 };
-                return Bounded::Beyond(next.sum[0].max(reflected) as u32);
+                return Bounded::Beyond(u32::from(next.sum[0].max(reflected)));
             }
             self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
         }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Move, MIN_SIDE};
+use crate::board::{side_accessors, Board, Move, MIN_SIDE};
 
 /// The longest side of a large board: 64 cells (a 64x64 board has 4,095 tiles).
 pub const MAX_SIDE: usize = 64;
@@ -44,8 +44,8 @@ impl LargeBoard {
         let ok = |side: usize| (MIN_SIDE as usize..=MAX_SIDE).contains(&side);
         if ok(width) && ok(height) {
             Ok(LargeBoard {
-                width: width as u16,
-                height: height as u16,
+                width: u16::try_from(width).expect("at most MAX_SIDE, checked above"),
+                height: u16::try_from(height).expect("at most MAX_SIDE, checked above"),
             })
         } else {
             Err(LargeBoardError::OutOfRange { width, height })
@@ -57,20 +57,7 @@ impl LargeBoard {
         Board::new(self.width(), self.height()).ok()
     }
 
-    /// Cells per row.
-    pub fn width(self) -> usize {
-        self.width as usize
-    }
-
-    /// Rows.
-    pub fn height(self) -> usize {
-        self.height as usize
-    }
-
-    /// Cells in all: the tiles and the blank.
-    pub fn cells(self) -> usize {
-        self.width() * self.height()
-    }
+    side_accessors!();
 
     /// The cell the blank reaches from `cell` by `mv`, or `None` at the edge.
     pub fn step(self, cell: usize, mv: Move) -> Option<usize> {
@@ -87,8 +74,8 @@ impl LargeBoard {
 impl From<Board> for LargeBoard {
     fn from(board: Board) -> LargeBoard {
         LargeBoard {
-            width: board.width() as u16,
-            height: board.height() as u16,
+            width: u16::try_from(board.width()).expect("a Board's side is at most 12"),
+            height: u16::try_from(board.height()).expect("a Board's side is at most 12"),
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::rng::SplitMix64;
 pub fn scramble_uniform(goal: &LargeState, rng: &mut SplitMix64) -> LargeState {
     let mut tiles = goal.tiles().to_vec();
     for i in (1..tiles.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
+        let j = rng.index_below(i + 1);
         tiles.swap(i, j);
     }
     let mut state = LargeState::from_tiles(goal.board(), &tiles).expect("a permutation");
@@ -39,7 +39,7 @@ pub fn scramble_walk(goal: &LargeState, moves: usize, rng: &mut SplitMix64) -> L
             .filter(|&mv| board.step(state.blank(), mv).is_some())
             .filter(|&mv| Some(mv.inverse()) != last)
             .collect();
-        let mv = choices[rng.below(choices.len() as u64) as usize];
+        let mv = choices[rng.index_below(choices.len())];
         state.step(mv);
         last = Some(mv);
     }
@@ -82,7 +82,7 @@ mod tests {
                         .successors()
                         .filter(|(mv, _)| Some(mv.inverse()) != last)
                         .collect();
-                    let (mv, next) = choices[rng.below(choices.len() as u64) as usize];
+                    let (mv, next) = choices[rng.index_below(choices.len())];
                     state = next;
                     last = Some(mv);
                 }

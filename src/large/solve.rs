@@ -54,7 +54,7 @@ pub fn solve_constructive(start: &LargeState, goal: &LargeState) -> Result<Vec<M
     let mut rename = vec![0u16; n];
     for (cell, &tile) in shifted.tiles().iter().enumerate() {
         if tile != 0 {
-            rename[tile as usize] = cell as u16 + 1;
+            rename[tile as usize] = tile_homed_at(cell);
         }
     }
     let tiles: Vec<u16> = start.tiles().iter().map(|&t| rename[t as usize]).collect();
@@ -63,6 +63,11 @@ pub fn solve_constructive(start: &LargeState, goal: &LargeState) -> Result<Vec<M
     let mut moves = solver.moves;
     moves.extend(tail);
     Ok(cancel_inverses(moves))
+}
+
+/// The tile whose home is `cell` in the renamed goal `1, 2, ..., n-1, blank`.
+fn tile_homed_at(cell: usize) -> u16 {
+    u16::try_from(cell + 1).expect("a board has at most 64 * 64 cells")
 }
 
 /// Removes every move followed at once by its inverse (repeatedly, as a stack).
@@ -208,7 +213,8 @@ impl Solver {
             (top + 1) * self.w + left,
             (top + 1) * self.w + left + 1,
         ];
-        let tracked: Vec<(u16, usize)> = cells[..3].iter().map(|&c| (c as u16 + 1, c)).collect();
+        let tracked: Vec<(u16, usize)> =
+            cells[..3].iter().map(|&c| (tile_homed_at(c), c)).collect();
         let found = self.window_search(&cells, &tracked);
         debug_assert!(found, "a solvable 2x2 is solved by search");
     }
@@ -218,7 +224,7 @@ impl Solver {
     fn solve_line(&mut self, frame: Frame, r0: usize, c0: usize, len: usize) {
         for i in 0..len - 2 {
             let target = frame.cell(r0, c0 + i);
-            let placed = self.move_tile(target as u16 + 1, target);
+            let placed = self.move_tile(tile_homed_at(target), target);
             debug_assert!(placed, "a tile placed in a two-connected region");
             self.locked[target] = true;
         }
@@ -227,7 +233,7 @@ impl Solver {
             frame.cell(r0 + 1, c0 + len - 2),
             frame.cell(r0 + 1, c0 + len - 1),
         );
-        let (a, b) = (a_cell as u16 + 1, b_cell as u16 + 1);
+        let (a, b) = (tile_homed_at(a_cell), tile_homed_at(b_cell));
         if !(self.pos[a as usize] == a_cell && self.pos[b as usize] == b_cell) {
             // b into a's cell, a under it, the blank into b's cell: two moves finish.
             let mut done = false;
@@ -383,7 +389,8 @@ impl Solver {
             None => return false,
         };
         let encode = |s: &[usize]| s.iter().fold(0usize, |acc, &i| acc * m + i);
-        let states = m.pow(start.len() as u32);
+        let digits = u32::try_from(start.len()).expect("a window of at most four cells");
+        let states = m.pow(digits);
         let mut parent = vec![usize::MAX; states];
         let start_code = encode(&start);
         parent[start_code] = start_code;
@@ -419,7 +426,7 @@ impl Solver {
         let mut blanks = Vec::new();
         let mut code = encode(&goal);
         while code != start_code {
-            blanks.push(window[code / m.pow(start.len() as u32 - 1)]);
+            blanks.push(window[code / m.pow(digits - 1)]);
             code = parent[code];
         }
         for &cell in blanks.iter().rev() {

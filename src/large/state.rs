@@ -166,14 +166,17 @@ impl LargeState {
         Ok(LargeState {
             board,
             blank,
-            tiles: values.iter().map(|&t| t as u16).collect(),
+            tiles: values
+                .iter()
+                .map(|&t| u16::try_from(t).expect("below n <= 64 * 64, checked above"))
+                .collect(),
         })
     }
 
     /// The default goal: tiles `1..n` row-major, the blank in the last cell.
     pub fn goal(board: LargeBoard) -> LargeState {
         let n = board.cells();
-        let mut tiles: Vec<u16> = (1..n as u16).collect();
+        let mut tiles: Vec<u16> = (1..u16::try_from(n).expect("at most 64 * 64 cells")).collect();
         tiles.push(0);
         LargeState {
             board,
@@ -187,14 +190,18 @@ impl LargeState {
         LargeState {
             board: state.board().into(),
             blank: state.blank(),
-            tiles: state.cells().iter().map(|&t| t as u16).collect(),
+            tiles: state.cells().iter().map(|&t| u16::from(t)).collect(),
         }
     }
 
     /// The same position as a small [`State`], where the board has at most 25 cells.
     pub fn to_small(&self) -> Option<State> {
         let board = self.board.to_small()?;
-        let tiles: Vec<u8> = self.tiles.iter().map(|&t| t as u8).collect();
+        let tiles: Vec<u8> = self
+            .tiles
+            .iter()
+            .map(|&t| u8::try_from(t).expect("a board of at most 25 cells has tiles below 25"))
+            .collect();
         State::from_tiles(board, &tiles).ok()
     }
 
@@ -373,10 +380,7 @@ mod tests {
             let mut rng = crate::rng::SplitMix64::new(3);
             for _ in 0..2000 {
                 let mut tiles = state.cells().to_vec();
-                let (i, j) = (
-                    rng.below(tiles.len() as u64) as usize,
-                    rng.below(tiles.len() as u64) as usize,
-                );
+                let (i, j) = (rng.index_below(tiles.len()), rng.index_below(tiles.len()));
                 tiles.swap(i, j);
                 state = State::from_tiles(board, &tiles).unwrap();
                 let large = LargeState::from_small(&state);

@@ -53,8 +53,8 @@ impl WalkingDistance {
         let mut goal_row = [0u8; crate::board::MAX_CELLS];
         let mut goal_col = [0u8; crate::board::MAX_CELLS];
         for (cell, &tile) in goal.cells().iter().enumerate() {
-            goal_row[tile as usize] = (cell / w) as u8;
-            goal_col[tile as usize] = (cell % w) as u8;
+            goal_row[tile as usize] = u8::try_from(cell / w).expect("a row is below 25");
+            goal_col[tile as usize] = u8::try_from(cell % w).expect("a column is below 25");
         }
         let fits = |lines: usize, size: usize| lines <= MAX_LINES && size < (1 << BITS);
         let vertical = fits(h, w).then(|| Axis::build(goal, h, &|cell| cell / w, &goal_row));
@@ -74,6 +74,9 @@ impl WalkingDistance {
     }
 
     /// A lower bound on the MTM distance from `state` to the goal.
+    // Rows, columns and sides are below 25; this runs for every node of a search, so the
+    // casts are not checked.
+    #[allow(clippy::cast_possible_truncation)]
     pub fn estimate(&self, state: &State) -> u32 {
         let board = state.board();
         let w = board.width();
@@ -85,8 +88,8 @@ impl WalkingDistance {
             }
             let (r, c) = (cell / w, cell % w);
             let (gr, gc) = (self.goal_row[tile as usize], self.goal_col[tile as usize]);
-            manhattan_v += (r as i32 - gr as i32).unsigned_abs();
-            manhattan_h += (c as i32 - gc as i32).unsigned_abs();
+            manhattan_v += (r as i32 - i32::from(gr)).unsigned_abs();
+            manhattan_h += (c as i32 - i32::from(gc)).unsigned_abs();
             if r < MAX_LINES && (gr as usize) < MAX_LINES {
                 rows[r * MAX_LINES + gr as usize] += 1;
             }

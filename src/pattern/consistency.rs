@@ -89,7 +89,8 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
             .cells()
             .iter()
             .position(|&t| t == tile)
-            .expect("a tile") as u8;
+            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
+            .expect("a tile");
     }
     let goal_value = db.value(&home[..k]);
     if goal_value != 0 {
@@ -98,11 +99,11 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
     // With fewer than three free cells some placements are unreachable from the goal; they
     // hold code 0 and bound nothing, so their neighbours are not held to them.
     let few_free = space.board().cells() - k < 3;
-    let entries = space.entries() as u32;
+    let entries = u32::try_from(space.entries()).expect("PatternSpace caps entries at 2^32");
     // A neighbour's rank from the entry's by the search's arithmetic (one weight for a
     // horizontal move, `width - 1` table reads for a vertical one), not ranked from scratch.
     let n = space.board().cells();
-    let identity: Vec<u8> = (0..n as u8).collect();
+    let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
     let delta = RankDelta::new(n, &[space.tiles().to_vec()], &identity, &identity);
     (0..entries.div_ceil(CHUNK))
         .into_par_iter()
@@ -122,8 +123,10 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                 }
                 let occupied = cells.iter().fold(0u32, |m, &c| m | 1 << c);
                 let free = geometry.all & !occupied;
-                let md: u32 = (0..k).map(|i| manhattan[i][cells[i] as usize] as u32).sum();
-                let code = db.code(p) as u32;
+                let md: u32 = (0..k)
+                    .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+                    .sum();
+                let code = u32::from(db.code(p));
                 let value = md + 2 * code;
                 let connected = geometry.flood(free & free.wrapping_neg(), free) == free
                     && !(few_free && code == 0);
@@ -135,12 +138,12 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
                         let q = p.wrapping_add(delta.delta(&board, space.tiles()[i], from, to));
-                        let q_value = md - manhattan[i][from] as u32
-                            + manhattan[i][to] as u32
-                            + 2 * db.code(q) as u32;
+                        let q_value = md - u32::from(manhattan[i][from])
+                            + u32::from(manhattan[i][to])
+                            + 2 * u32::from(db.code(q));
                         if connected && q_value > value + 1 {
                             let mut q_cells = cells.to_vec();
-                            q_cells[i] = to as u8;
+                            q_cells[i] = u8::try_from(to).expect("a cell is below 25");
                             return Some(PatternDamage::TooHigh {
                                 rank: q,
                                 cells: q_cells,

@@ -227,9 +227,9 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
         let md: u32 = cells
             .iter()
             .enumerate()
-            .map(|(i, &c)| self.manhattan[i][c as usize] as u32)
+            .map(|(i, &c)| u32::from(self.manhattan[i][c as usize]))
             .sum();
-        md + 2 * self.code(self.space.rank(cells)) as u32
+        md + 2 * u32::from(self.code(self.space.rank(cells)))
     }
 
     /// The lower bound for `state` (on the database's board).
@@ -238,7 +238,10 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
             .space
             .tiles()
             .iter()
-            .map(|&t| state.cells().iter().position(|&c| c == t).expect("a tile") as u8)
+            .map(|&t| {
+                let cell = state.cells().iter().position(|&c| c == t).expect("a tile");
+                u8::try_from(cell).expect("a board has at most 25 cells")
+            })
             .collect();
         self.value(&cells)
     }

@@ -71,14 +71,16 @@ impl RankDelta {
         };
         for (cell, &n) in number.iter().enumerate().take(cells) {
             delta.number[cell] = n;
-            delta.cell_of[n as usize] = cell as u8;
+            delta.cell_of[n as usize] = u8::try_from(cell).expect("a board has at most 25 cells");
         }
         // Per pattern label: (pattern, digit index, place value).
         let mut digit = [None; SIDE];
         for (p, tiles) in patterns.iter().enumerate() {
             let k = tiles.len();
             for (i, &tile) in tiles.iter().enumerate() {
-                let weight: u32 = (i + 1..k).map(|l| (cells - l) as u32).product();
+                let weight: u32 = (i + 1..k)
+                    .map(|l| u32::try_from(cells - l).expect("at most 25"))
+                    .product();
                 digit[tile as usize] = Some((p, i, weight));
             }
         }
@@ -86,7 +88,7 @@ impl RankDelta {
             let Some((p, i, weight)) = digit[relabel[tile] as usize] else {
                 continue;
             };
-            delta.pattern[tile] = p as u8;
+            delta.pattern[tile] = u8::try_from(p).expect("at most MAX_PATTERNS patterns");
             delta.weight[tile] = weight;
             for other in 0..cells {
                 delta.passed[tile][other] = match digit[relabel[other] as usize] {
@@ -110,6 +112,8 @@ impl RankDelta {
     /// strictly between the two, which the move does not change, are read). `tile` must be in
     /// a pattern.
     #[inline(always)]
+    // `high - low` is below 25; this runs for every move of a pattern-database search.
+    #[allow(clippy::cast_possible_truncation)]
     pub(crate) fn delta(&self, cells: &[u8], tile: u8, from: usize, to: usize) -> u32 {
         let t = tile as usize & (SIDE - 1);
         let a = self.number[from & (SIDE - 1)] as usize;
@@ -159,12 +163,12 @@ mod tests {
                 .map(|p| PatternSpace::new(board, p).unwrap())
                 .collect();
             let transpose: Vec<u8> = (0..n)
-                .map(|c| ((c % side) * side + c / side) as u8)
+                .map(|c| u8::try_from((c % side) * side + c / side).unwrap())
                 .collect();
             // Any permutation of the tiles fixing the blank will do as a relabelling.
-            let mut relabel: Vec<u8> = (0..n as u8).collect();
+            let mut relabel: Vec<u8> = (0..u8::try_from(n).unwrap()).collect();
             relabel[1..].reverse();
-            let identity: Vec<u8> = (0..n as u8).collect();
+            let identity: Vec<u8> = (0..u8::try_from(n).unwrap()).collect();
             for (number, labels) in [(&identity, &identity), (&transpose, &relabel)] {
                 let delta = RankDelta::new(n, &patterns, number, labels);
                 let ranks_of = |state: &State| -> Vec<u32> {

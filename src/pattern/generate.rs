@@ -75,6 +75,9 @@ macro_rules! masks {
                 self[i].load(Relaxed) as u32
             }
             #[inline]
+            // The generator picks the narrowest type that holds every mask it will store, and
+            // this runs for every move it tries: no check.
+            #[allow(clippy::cast_possible_truncation)]
             fn or(&self, i: usize, bits: u32) -> u32 {
                 self[i].fetch_or(bits as $int, Relaxed) as u32
             }
@@ -110,8 +113,8 @@ impl Geometry {
         let board = space.board();
         let (w, n) = (board.width(), board.cells());
         let mut g = Geometry {
-            width: w as u32,
-            all: ((1u64 << n) - 1) as u32,
+            width: u32::try_from(w).expect("a side is at most 25"),
+            all: u32::try_from((1u64 << n) - 1).expect("a board has at most 25 cells"),
             not_first_column: 0,
             not_last_column: 0,
             around: vec![0; n],
@@ -231,7 +234,8 @@ pub(crate) fn manhattan(space: &PatternSpace, goal: &State) -> Vec<[u8; 32]> {
                 .expect("a tile");
             let mut row = [0u8; 32];
             for (cell, d) in row.iter_mut().enumerate().take(goal.board().cells()) {
-                *d = ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u8;
+                let distance = (home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w);
+                *d = u8::try_from(distance).expect("below 25 + 25");
             }
             row
         })
@@ -247,7 +251,7 @@ fn run<M: Masks>(
 ) -> Result<Vec<u8>, Cancelled> {
     let geometry = Geometry::new(space);
     let manhattan = manhattan(space, goal);
-    let entries = space.entries() as usize;
+    let entries = usize::try_from(space.entries()).expect("a database that fits in memory");
     let k = space.tiles().len();
     let visited = M::zeroed(entries);
     let mut layer = M::zeroed(entries);
@@ -263,7 +267,8 @@ fn run<M: Masks>(
             .cells()
             .iter()
             .position(|&t| t == tile)
-            .expect("a tile") as u8;
+            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
+            .expect("a tile");
     }
     let start = space.rank(&home[..k]) as usize;
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
@@ -287,7 +292,10 @@ fn run<M: Masks>(
                     if bits == 0 {
                         continue;
                     }
-                    space.unrank(p as u32, &mut cells);
+                    // p < entries, a u32 count; this is the generator's inner loop.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let rank = p as u32;
+                    space.unrank(rank, &mut cells);
                     let occupied = cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
                     let free = geometry.all & !occupied;
                     let mut pending = deposit(bits, free);
@@ -300,7 +308,10 @@ fn run<M: Masks>(
                             while targets != 0 {
                                 let to = targets.trailing_zeros();
                                 targets &= targets - 1;
-                                let q = space.rank_with(&cells[..k], i, to as u8) as usize;
+                                // `to` is a cell (a trailing zero count of a 25-bit mask).
+                                #[allow(clippy::cast_possible_truncation)]
+                                let to_cell = to as u8;
+                                let q = space.rank_with(&cells[..k], i, to_cell) as usize;
                                 let after = (free & !(1 << to)) | 1 << from;
                                 let blank_bit = 1 << count_cells(after & ((1u32 << from) - 1));
                                 if visited.get(q) & blank_bit != 0 {
@@ -320,11 +331,14 @@ fn run<M: Masks>(
                                             } else {
                                                 cells[j] as usize
                                             };
-                                            manhattan[j][c] as u32
+                                            u32::from(manhattan[j][c])
                                         })
                                         .sum();
                                     let code = (value - md) / 2;
-                                    values[q].store(code.min(UNREACHED as u32 - 1) as u8, Relaxed);
+                                    // Capped below UNREACHED, so it fits a u8.
+                                    #[allow(clippy::cast_possible_truncation)]
+                                    let code = code.min(u32::from(UNREACHED) - 1) as u8;
+                                    values[q].store(code, Relaxed);
                                     new += 1;
                                 }
                             }

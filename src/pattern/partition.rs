@@ -187,7 +187,7 @@ pub fn reflection(goal: &State) -> Option<([u8; 32], [u8; 32])> {
     let mut cell_map = [0u8; 32];
     let mut tile_map = [0u8; 32];
     for cell in 0..board.cells() {
-        cell_map[cell] = sigma(cell) as u8;
+        cell_map[cell] = u8::try_from(sigma(cell)).expect("a board has at most 25 cells");
         tile_map[goal.cells()[cell] as usize] = goal.cells()[sigma(cell)];
     }
     Some((cell_map, tile_map))
@@ -208,7 +208,7 @@ mod tests {
                 tiles.sort_unstable();
                 assert_eq!(
                     tiles,
-                    (1..n as u8).collect::<Vec<_>>(),
+                    (1..u8::try_from(n).unwrap()).collect::<Vec<_>>(),
                     "{partition} {blank}"
                 );
                 assert!(reflection(&goal).is_some());

@@ -86,7 +86,7 @@ impl PatternSpace {
         Ok(PatternSpace {
             board,
             tiles: sorted,
-            entries: entries as u64,
+            entries: u64::try_from(entries).expect("at most 2^32, checked above"),
         })
     }
 
@@ -116,7 +116,7 @@ impl PatternSpace {
     /// the inner loop of the generator and of every database lookup).
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u32 {
-        rank_cells(self.board.cells() as u32, cells.iter().copied())
+        rank_cells(self.cells(), cells.iter().copied())
     }
 
     /// The rank of `cells` with `cells[i]` replaced by `cell`: a neighbour's rank after tile `i`
@@ -124,7 +124,7 @@ impl PatternSpace {
     #[inline]
     pub fn rank_with(&self, cells: &[u8], i: usize, cell: u8) -> u32 {
         rank_cells(
-            self.board.cells() as u32,
+            self.cells(),
             cells
                 .iter()
                 .enumerate()
@@ -132,13 +132,25 @@ impl PatternSpace {
         )
     }
 
+    /// The board's cell count, at most 25, as the ranks' radix.
+    // A checked conversion here would run on every rank, the generator's and every database
+    // lookup's inner loop.
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline]
+    fn cells(&self) -> u32 {
+        self.board.cells() as u32
+    }
+
     /// Writes the cells of the placement with rank `rank` into `cells` (`k` of them).
     ///
     /// # Panics
     /// If `rank >= entries()` or `cells` is shorter than the pattern.
+    // Digits are below the cell count and cells below 25, so the casts keep every value; this
+    // runs for every placement the generator expands.
+    #[allow(clippy::cast_possible_truncation)]
     pub fn unrank(&self, rank: u32, cells: &mut [u8]) {
-        assert!((rank as u64) < self.entries, "rank {rank} out of range");
-        let n = self.board.cells() as u32;
+        assert!(u64::from(rank) < self.entries, "rank {rank} out of range");
+        let n = self.cells();
         let k = self.tiles.len();
         let mut rest = rank;
         for i in (0..k).rev() {
@@ -165,7 +177,7 @@ static POPCOUNT_13: [u8; 1 << 13] = {
     let mut table = [0u8; 1 << 13];
     let mut i = 1;
     while i < table.len() {
-        table[i] = table[i >> 1] + (i & 1) as u8;
+        table[i] = table[i >> 1] + (i & 1 == 1) as u8;
         i += 1;
     }
     table
@@ -179,7 +191,7 @@ static POPCOUNT_13: [u8; 1 << 13] = {
 #[inline(always)]
 pub(crate) fn count_cells(mask: u32) -> u32 {
     debug_assert!(mask < 1 << 26);
-    POPCOUNT_13[(mask & 0x1FFF) as usize] as u32 + POPCOUNT_13[(mask >> 13) as usize] as u32
+    u32::from(POPCOUNT_13[(mask & 0x1FFF) as usize]) + u32::from(POPCOUNT_13[(mask >> 13) as usize])
 }
 
 /// The mixed-radix rank of distinct cells (at most 32) on a board of `n` cells.
@@ -190,7 +202,7 @@ fn rank_cells(n: u32, cells: impl Iterator<Item = u8>) -> u32 {
     let mut radix = n;
     for c in cells {
         let below = used & ((1u32 << c) - 1);
-        let digit = c as u32 - count_cells(below);
+        let digit = u32::from(c) - count_cells(below);
         rank = rank.wrapping_mul(radix).wrapping_add(digit);
         used |= 1 << c;
         radix -= 1;
@@ -215,9 +227,9 @@ mod tests {
             let board = Board::new(w, h).unwrap();
             let space = PatternSpace::new(board, &tiles).unwrap();
             let k = tiles.len();
-            let mut seen = vec![false; space.entries() as usize];
+            let mut seen = vec![false; usize::try_from(space.entries()).unwrap()];
             let mut cells = vec![0u8; k];
-            for rank in 0..space.entries() as u32 {
+            for rank in 0..u32::try_from(space.entries()).unwrap() {
                 space.unrank(rank, &mut cells);
                 let mut sorted = cells.clone();
                 sorted.sort_unstable();
@@ -228,7 +240,7 @@ mod tests {
                 assert!(!std::mem::replace(&mut seen[rank as usize], true));
                 // Every neighbour's rank, by substitution, equals ranking the moved placement.
                 for i in 0..k {
-                    for to in 0..board.cells() as u8 {
+                    for to in 0..u8::try_from(board.cells()).unwrap() {
                         if cells.contains(&to) {
                             continue;
                         }

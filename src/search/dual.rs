@@ -118,7 +118,8 @@ pub fn dual_idastar(start: &State, h: &PatternHeuristic, limits: Limits) -> Dual
     for cell in 0..n {
         for mv in Move::ALL {
             if let Some(to) = board.step(cell, mv) {
-                near[cell][near_count[cell] as usize] = to as u8;
+                near[cell][near_count[cell] as usize] =
+                    u8::try_from(to).expect("a board has at most 25 cells");
                 near_count[cell] += 1;
             }
         }
@@ -128,7 +129,8 @@ pub fn dual_idastar(start: &State, h: &PatternHeuristic, limits: Limits) -> Dual
     let mut pos = [0u8; 32];
     for (cell, &tile) in start.cells().iter().enumerate() {
         x[cell] = home[tile as usize];
-        pos[home[tile as usize] as usize] = cell as u8;
+        pos[home[tile as usize] as usize] =
+            u8::try_from(cell).expect("a board has at most 25 cells");
     }
     let mut engine = Engine {
         h,
@@ -157,7 +159,8 @@ pub fn dual_idastar(start: &State, h: &PatternHeuristic, limits: Limits) -> Dual
         .filter(|&(_, &t)| t != 0)
         .map(|(cell, &t)| {
             let (home, w) = (home[t as usize] as usize, board.width());
-            ((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w)) as u32
+            u32::try_from((home / w).abs_diff(cell / w) + (home % w).abs_diff(cell % w))
+                .expect("below 25 + 25")
         })
         .sum::<u32>()
         & 1;
@@ -245,6 +248,8 @@ impl Engine<'_> {
 
     /// Swaps the contents of cells `a` and `c`.
     #[inline]
+    // Cells are below 25; this runs twice for every node of the search, so no check.
+    #[allow(clippy::cast_possible_truncation)]
     fn swap(&mut self, a: usize, c: usize) {
         let (la, lc) = (self.x[a & 31], self.x[c & 31]);
         self.x[a & 31] = lc;
@@ -266,7 +271,8 @@ impl Engine<'_> {
         }
         self.expanded += 1;
         let mut next_bound = u32::MAX - 2;
-        let a = self.pos[self.blank as usize & 31] as usize;
+        let blank_cell = self.pos[self.blank as usize & 31];
+        let a = usize::from(blank_cell);
         let limit = bound.saturating_sub(g + 1);
         for k in 0..self.near_count[a] as usize {
             let c = self.near[a][k];
@@ -283,7 +289,7 @@ impl Engine<'_> {
                 continue;
             }
             self.path.push(Swap {
-                a: a as u8,
+                a: blank_cell,
                 c,
                 dual: self.dual,
             });
@@ -297,7 +303,7 @@ impl Engine<'_> {
                 }
                 result
             } else {
-                self.dfs(g + 1, child_h, bound, a as u8)
+                self.dfs(g + 1, child_h, bound, blank_cell)
             };
             if result == FOUND || result == STOPPED {
                 return result;

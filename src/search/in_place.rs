@@ -157,7 +157,10 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             for (i, mv) in Move::ALL.into_iter().enumerate() {
                 if let Some(to) = board.step(cell, mv) {
                     let k = neighbours.count[cell] as usize;
-                    neighbours.steps[cell][k] = (i as u8, to as u8);
+                    neighbours.steps[cell][k] = (
+                        u8::try_from(i).expect("four moves"),
+                        u8::try_from(to).expect("a board has at most 25 cells"),
+                    );
                     neighbours.count[cell] += 1;
                 }
             }

@@ -442,7 +442,7 @@ pub(crate) fn pack(state: &State) -> u128 {
     state
         .cells()
         .iter()
-        .fold(0u128, |key, &tile| (key << 5) | tile as u128)
+        .fold(0u128, |key, &tile| (key << 5) | u128::from(tile))
 }
 
 /// Counts expansions against [`Limits`]; reads the clock only every few thousand expansions,

@@ -96,7 +96,9 @@ impl Shared {
     fn progress(&self, expanded: u64) -> Progress {
         Progress {
             expanded,
-            bound: Some(self.bound.load(Ordering::Relaxed) as u32),
+            bound: Some(
+                u32::try_from(self.bound.load(Ordering::Relaxed)).expect("stored from a u32 bound"),
+            ),
             elapsed: self.began.elapsed(),
             subtrees: Some((
                 self.finished.load(Ordering::Relaxed),

@@ -87,6 +87,11 @@ impl MovePruner {
 /// The blank's path as a bounding box of offsets: (min row, max row, min column, max column).
 type Box4 = (i8, i8, i8, i8);
 
+/// A row or column offset of a walk from its start, within the walk's length.
+fn offset(cells: i32) -> i8 {
+    i8::try_from(cells).expect("a walk of at most max_length moves")
+}
+
 fn within(inner: Box4, outer: Box4) -> bool {
     inner.0 >= outer.0 && inner.1 <= outer.1 && inner.2 >= outer.2 && inner.3 <= outer.3
 }
@@ -94,10 +99,10 @@ fn within(inner: Box4, outer: Box4) -> bool {
 /// The minimal refused strings for `board` (move indices), up to `max_length` moves.
 fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
     let side = 2 * max_length + 1;
-    let centre = (max_length * side + max_length) as i32;
+    let centre = i32::try_from(max_length * side + max_length).expect("a short walk's grid");
     let mut walk = Walk {
-        side: side as i32,
-        grid: (0..(side * side) as u16).collect(),
+        side: i32::try_from(side).expect("a short walk's grid"),
+        grid: (0..u16::try_from(side * side).expect("a short walk's grid")).collect(),
         blank: centre,
         centre,
         moves: Vec::new(),
@@ -106,8 +111,8 @@ fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
         seen: HashMap::new(),
         refused: Vec::new(),
         lookup: HashSet::new(),
-        max_rows: board.height() as i8 - 1,
-        max_cols: board.width() as i8 - 1,
+        max_rows: i8::try_from(board.height()).expect("a side is at most 12") - 1,
+        max_cols: i8::try_from(board.width()).expect("a side is at most 12") - 1,
     };
     for m in 0..4u8 {
         walk.refuse(vec![m, INVERSE[m as usize]]);
@@ -194,8 +199,8 @@ impl Walk {
             let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][mv as usize];
             let to = self.blank + dr * self.side + dc;
             let (r, c) = (
-                (to / self.side) as i8 - (self.centre / self.side) as i8,
-                (to % self.side) as i8 - (self.centre % self.side) as i8,
+                offset(to / self.side - self.centre / self.side),
+                offset(to % self.side - self.centre % self.side),
             );
             let last = *self.boxes.last().expect("the start's box");
             let next = (last.0.min(r), last.1.max(r), last.2.min(c), last.3.max(c));
@@ -229,7 +234,8 @@ fn automaton(refused: &[Vec<u8>]) -> Vec<u32> {
             if children[node][m as usize] == DEAD {
                 children.push([DEAD; 4]);
                 end.push(false);
-                children[node][m as usize] = (children.len() - 1) as u32;
+                children[node][m as usize] =
+                    u32::try_from(children.len() - 1).expect("a trie of a few thousand nodes");
             }
             node = children[node][m as usize] as usize;
         }

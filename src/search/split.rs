@@ -137,7 +137,7 @@ fn expand<H: Heuristic>(
     frontier: &mut Frontier<H::Node>,
     next: &mut Vec<Subtree<H::Node>>,
 ) {
-    let g = parent.moves.len() as u32;
+    let g = u32::try_from(parent.moves.len()).expect("a path below any u32 bound");
     let limit = bound.saturating_sub(g + 1);
     let blank = parent.state.blank();
     for mv in Move::ALL {
@@ -226,7 +226,7 @@ pub fn search_below<H: Heuristic>(
     let Some(root) = replay(start, h, prefix) else {
         return nothing(Below::NotASubtree);
     };
-    let f = prefix.len() as u32 + root.h;
+    let f = u32::try_from(prefix.len()).expect("a path below any u32 bound") + root.h;
     if f > bound {
         return nothing(Below::Beyond(Some(f)));
     }
@@ -284,7 +284,7 @@ pub(crate) fn search_subtree<H: Heuristic>(
         h,
         &root.node,
         root.h,
-        root.moves.len() as u32,
+        u32::try_from(root.moves.len()).expect("a path below any u32 bound"),
         &prune,
         root.automaton,
         bound,
@@ -322,7 +322,7 @@ mod tests {
             let start: State = text.parse().unwrap();
             let alone = idastar(&start, &h, Limits::default());
             let solution = alone.solution().unwrap().clone();
-            let bound = solution.len() as u32;
+            let bound = u32::try_from(solution.len()).unwrap();
             for at_least in [1, 2, 7, 100] {
                 let frontier = split(&start, &h, bound, at_least);
                 let first = frontier.subtrees.iter().find_map(|s| {

@@ -269,13 +269,14 @@ impl Header {
 
     /// The number of blocks a body of `body_len` bytes has with blocks of `1 << shift` bytes.
     pub fn blocks_for(body_len: u64, shift: u8) -> usize {
-        body_len.div_ceil(1u64 << shift) as usize
+        usize::try_from(body_len.div_ceil(1u64 << shift)).expect("a body that fits in memory")
     }
 
     /// The byte range of block `block` within the body.
     pub fn block_range(&self, block: usize) -> std::ops::Range<usize> {
         let start = block << self.block_shift;
-        let end = ((block + 1) << self.block_shift).min(self.body_len() as usize);
+        let end = ((block + 1) << self.block_shift)
+            .min(usize::try_from(self.body_len()).expect("a body that fits in memory"));
         start..end
     }
 
@@ -387,18 +388,22 @@ fn encode_header_of(
     body: &[u8],
     counts: &[u64],
 ) -> Vec<u8> {
-    let max_depth = (counts.len() - 1) as u8;
+    let max_depth = u8::try_from(counts.len() - 1).expect("distances fit a byte");
     let blocks = block_checksums(body, BLOCK_SHIFT);
     let header_len = Header::len_for(max_depth, blocks.len());
     let mut out = Vec::with_capacity(header_len);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(header_len as u32).to_le_bytes());
+    out.extend_from_slice(
+        &u32::try_from(header_len)
+            .expect("a header of a few KiB")
+            .to_le_bytes(),
+    );
     let board = goal.board();
     out.extend_from_slice(&[
         kind,
-        board.width() as u8,
-        board.height() as u8,
+        u8::try_from(board.width()).expect("a side is at most 25"),
+        u8::try_from(board.height()).expect("a side is at most 25"),
         encoding,
         0,
         0,
@@ -473,7 +478,7 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     let stored_entries = u64_at(bytes, 64).min(1 << 40);
     let (kind, width, height, encoding) = (bytes[16], bytes[17], bytes[18], bytes[19]);
     let blocks = Header::blocks_for(body_len(stored_entries, encoding), block_shift);
-    let stored_len = u32_at(bytes, 12) as u64;
+    let stored_len = u64::from(u32_at(bytes, 12));
     let header_len = Header::len_for(max_depth, blocks);
     if stored_len != header_len as u64 {
         return Err(FormatError::HeaderLength {
@@ -526,7 +531,8 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
             board,
         });
     }
-    let body_bytes = body_len(entries, encoding) as usize;
+    // A body too long to address is one no file of this machine holds: reported as truncated.
+    let body_bytes = usize::try_from(body_len(entries, encoding)).unwrap_or(usize::MAX);
     if bytes.len() < header_len {
         return Err(FormatError::Truncated {
             found: bytes.len(),
@@ -679,7 +685,7 @@ fn pattern_entries(board: Board, mask: u64) -> Option<u64> {
         return None;
     }
     let entries: u128 = (n - k + 1..=n).map(|f| f as u128).product();
-    (entries <= 1 << 32).then_some(entries as u64)
+    u64::try_from(entries).ok().filter(|&e| e <= 1 << 32)
 }
 
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.

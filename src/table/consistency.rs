@@ -56,9 +56,12 @@ pub(crate) fn first_inconsistent_entry(
             let index = base + pair;
             let d = entries[index];
             if (d == 0) != (index == goal_index) {
-                return Some(index as u32);
+                return Some(u32::try_from(index).expect("a table has fewer than 2^32 entries"));
             }
             let low = ((words[pair / 64] ^ flip) >> (pair % 64)) & 1;
+            // `2 * pair` is below n! < 2^32 and `low` is one bit; this runs for every entry of
+            // the table, so no check.
+            #[allow(clippy::cast_possible_truncation)]
             let perm = (2 * pair) as u32 + low as u32;
             let mut closer = false;
             let mut too_close = false;
@@ -72,7 +75,7 @@ pub(crate) fn first_inconsistent_entry(
                 too_close |= one_more < d;
             }
             if too_close || (d > 0 && !closer) {
-                return Some(index as u32);
+                return Some(u32::try_from(index).expect("a table has fewer than 2^32 entries"));
             }
         }
         None

@@ -41,7 +41,7 @@ pub(super) fn moves_to_goal(
             depth,
             |cell| &rows[cell as usize][..],
             |slot: &NarrowSlot, perm| space.through_narrow(slot, perm),
-            |slot| (slot.mv, slot.to as u32),
+            |slot| (slot.mv, u32::from(slot.to)),
         ),
         None => walk(
             body,

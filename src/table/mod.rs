@@ -143,8 +143,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             });
         }
         let space = RankSpace::new(header.board()).map_err(|_| FormatError::UnsupportedBoard {
-            width: header.board().width() as u8,
-            height: header.board().height() as u8,
+            width: u8::try_from(header.board().width()).expect("a side is at most 12"),
+            height: u8::try_from(header.board().height()).expect("a side is at most 12"),
         })?;
         Ok(Table::with_checks(data, header, space, false))
     }

@@ -461,7 +461,10 @@ pub async fn verify(
             passes: judged.verdict.passes(Default::default()),
             exact,
             claimed: match (&claim.moves, pair.how.metric) {
-                (Some(moves), Metric::Mtm) => Some(Metric::Mtm.length(moves) as u32),
+                // 2^32 moves or more saturate, judged too long rather than cut short.
+                (Some(moves), Metric::Mtm) => {
+                    Some(u32::try_from(Metric::Mtm.length(moves)).unwrap_or(u32::MAX))
+                }
                 _ => claim.claimed_length(&pair.start),
             },
             algorithm: method_name(&cost.method),

@@ -77,7 +77,10 @@ pub fn parse_memory(text: &str) -> Result<u64, String> {
     if !value.is_finite() || value <= 0.0 {
         return Err("--max-memory must be more than 0".to_string());
     }
-    Ok((value * scale as f64) as u64)
+    // Positive and finite (checked above); `as` saturates a size beyond u64 at u64::MAX.
+    #[allow(clippy::cast_possible_truncation)]
+    let bytes = (value * scale as f64) as u64;
+    Ok(bytes)
 }
 
 /// Megabytes, for messages.
@@ -160,7 +163,7 @@ fn table_hint(goal: &State) -> String {
 impl<S: TableSource> TableSource for PolicySource<S> {
     fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         // One byte per state.
-        let bytes = RankSpace::new(goal.board())?.states() as u64;
+        let bytes = u64::from(RankSpace::new(goal.board())?.states());
         let what = format!("{} table for goal {goal} ({})", goal.board(), mb(bytes));
         let present = self
             .dir
