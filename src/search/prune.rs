@@ -58,7 +58,7 @@ pub struct MovePruner {
 
 impl MovePruner {
     /// The automaton for `board` (strings of at most [`MAX_LENGTH`] moves), built on first use
-    /// from the stored strings ([`REFUSED`]) that fit the board, and shared afterwards. It
+    /// from the stored strings (`REFUSED`) that fit the board, and shared afterwards. It
     /// equals `MovePruner::generate(board, MAX_LENGTH)` without the generation's cost.
     pub fn for_board(board: Board) -> Arc<MovePruner> {
         static CACHE: OnceLock<Mutex<HashMap<Board, Arc<MovePruner>>>> = OnceLock::new();
