@@ -20,9 +20,20 @@
 //! legal path to the same position, shorter or earlier: a contradiction. So that path passes
 //! the automaton, and IDA* finds it at the optimal bound (tests/search_dual.rs checks exact
 //! distances on sampled 3x3 and 3x4 states).
+//!
+//! Stored, not generated per process: generating the strings is tens of milliseconds of CPU
+//! (every string of up to 10 moves), which was most of a one-question process. The minimal
+//! refused strings of the unbounded grid are kept in `REFUSED` (340 strings), and a board's
+//! automaton is built from those whose bounding box fits the board: exactly the board's own
+//! generation, because whether a string is refused depends only on strings whose box lies
+//! within its own (its substrings and its earlier equivalents), so the strings that fit a board
+//! are decided alike on the board and on the unbounded grid. A test generates every supported
+//! board afresh and compares.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+
+use rustc_hash::FxHashMap;
 
 use crate::board::Board;
 
@@ -46,18 +57,34 @@ pub struct MovePruner {
 }
 
 impl MovePruner {
-    /// The automaton for `board`, generated on first use and shared afterwards.
+    /// The automaton for `board` (strings of at most [`MAX_LENGTH`] moves), built on first use
+    /// from the stored strings (`REFUSED`) that fit the board, and shared afterwards. It
+    /// equals `MovePruner::generate(board, MAX_LENGTH)` without the generation's cost.
     pub fn for_board(board: Board) -> Arc<MovePruner> {
         static CACHE: OnceLock<Mutex<HashMap<Board, Arc<MovePruner>>>> = OnceLock::new();
         let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-        // A panic while generating leaves the map without this board: still whole.
+        // A panic while building leaves the map without this board: still whole.
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(board)
-            .or_insert_with(|| Arc::new(MovePruner::generate(board, MAX_LENGTH)))
+            .or_insert_with(|| Arc::new(MovePruner::stored(board)))
             .clone()
     }
 
-    /// Generates the automaton for `board` from strings of at most `max_length` moves.
+    /// The automaton from the stored strings whose bounding box fits `board`.
+    fn stored(board: Board) -> MovePruner {
+        let refused: Vec<Vec<u8>> = stored_strings()
+            .filter(|s| fits(bounds(s), board))
+            .collect();
+        MovePruner {
+            next: automaton(&refused),
+            refused: refused.len(),
+        }
+    }
+
+    /// Generates the automaton for `board` from strings of at most `max_length` moves (at most
+    /// 12 are compared: a larger `max_length` counts as 12). Tens of milliseconds for
+    /// [`MAX_LENGTH`] on 4x4; [`MovePruner::for_board`] gives the same automaton for that length
+    /// without generating it.
     pub fn generate(board: Board, max_length: usize) -> MovePruner {
         let refused = refused_strings(board, max_length);
         let count = refused.len();
@@ -96,8 +123,52 @@ fn within(inner: Box4, outer: Box4) -> bool {
     inner.0 >= outer.0 && inner.1 <= outer.1 && inner.2 >= outer.2 && inner.3 <= outer.3
 }
 
-/// The minimal refused strings for `board` (move indices), up to `max_length` moves.
+/// Whether a blank path with this bounding box fits on `board`.
+fn fits(b: Box4, board: Board) -> bool {
+    ((b.1 - b.0) as usize) < board.height() && ((b.3 - b.2) as usize) < board.width()
+}
+
+/// The bounding box of the blank's path along `moves` (indices in `U D L R` order).
+fn bounds(moves: &[u8]) -> Box4 {
+    let (mut row, mut col) = (0i8, 0i8);
+    let mut b = (0, 0, 0, 0);
+    for &mv in moves {
+        let (dr, dc) = STEPS[mv as usize];
+        row += dr;
+        col += dc;
+        b = (b.0.min(row), b.1.max(row), b.2.min(col), b.3.max(col));
+    }
+    b
+}
+
+/// Row and column offsets of the blank's moves, in `U D L R` order.
+const STEPS: [(i8, i8); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// The stored strings, as move indices.
+fn stored_strings() -> impl Iterator<Item = Vec<u8>> {
+    REFUSED.split_whitespace().map(|s| {
+        s.bytes()
+            .map(|c| match c {
+                b'U' => 0,
+                b'D' => 1,
+                b'L' => 2,
+                b'R' => 3,
+                // The constant is this file's own; the test of it parses every letter.
+                _ => unreachable!("a move letter in REFUSED: {c}"),
+            })
+            .collect()
+    })
+}
+
+/// The effect of a move string: the blank's final cell, then (cell, label) for each visited
+/// cell whose tile is not its own, in cell order, padded with `u16::MAX`. A string of `n` moves
+/// visits at most `n + 1` cells.
+type Effect = [u16; 2 * MAX_LENGTH_GENERATED + 3];
+
+/// The minimal refused strings for `board` (move indices), up to `max_length` moves, in the
+/// order they are found: the moves straight back, then by length, then in `U D L R` order.
 fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
+    let max_length = max_length.min(MAX_LENGTH_GENERATED);
     let side = 2 * max_length + 1;
     let centre = i32::try_from(max_length * side + max_length).expect("a short walk's grid");
     let mut walk = Walk {
@@ -108,9 +179,11 @@ fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
         moves: Vec::new(),
         cells: vec![centre],
         boxes: vec![(0, 0, 0, 0)],
-        seen: HashMap::new(),
+        seen: FxHashMap::default(),
         refused: Vec::new(),
-        lookup: HashSet::new(),
+        lookup: (0..=max_length)
+            .map(|length| vec![0u64; (1usize << (2 * length)).div_ceil(64)])
+            .collect(),
         max_rows: i8::try_from(board.height()).expect("a side is at most 12") - 1,
         max_cols: i8::try_from(board.width()).expect("a side is at most 12") - 1,
     };
@@ -126,6 +199,10 @@ fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
     walk.refused
 }
 
+/// The longest strings [`MovePruner::generate`] compares: [`Effect`] has room for this many
+/// moves' cells, and the refused strings' bit sets grow as `4^length` bits.
+const MAX_LENGTH_GENERATED: usize = 12;
+
 /// The depth-first walk over move strings of one length on the unbounded grid.
 struct Walk {
     side: i32,
@@ -139,49 +216,68 @@ struct Walk {
     /// The bounding box after each move.
     boxes: Vec<Box4>,
     /// Each effect seen, with the boxes of the strings that have it (none refused).
-    seen: HashMap<Vec<i32>, Vec<Box4>>,
+    seen: FxHashMap<Effect, Vec<Box4>>,
     refused: Vec<Vec<u8>>,
-    /// The same, to look suffixes up.
-    lookup: HashSet<Vec<u8>>,
+    /// The refused strings by length, as bit sets indexed by the string read as base-4
+    /// digits, last move most significant (so that suffixes are read off incrementally).
+    lookup: Vec<Vec<u64>>,
     max_rows: i8,
     max_cols: i8,
 }
 
 impl Walk {
-    /// The effect of the moves so far: the blank's offset, then each visited cell whose tile
-    /// is not its own, with the tile's label.
-    fn key(&self) -> Vec<i32> {
-        let mut cells = self.cells.clone();
-        cells.sort_unstable();
-        cells.dedup();
-        let mut key = vec![self.blank - self.centre];
-        for c in cells {
-            if self.grid[c as usize] as i32 != c {
-                key.push(c);
-                key.push(self.grid[c as usize] as i32);
+    /// The effect of the moves so far.
+    fn key(&self) -> Effect {
+        let mut cells = [u16::MAX; MAX_LENGTH_GENERATED + 1];
+        for (slot, &c) in cells.iter_mut().zip(&self.cells) {
+            *slot = u16::try_from(c).expect("a cell of the walk's window is non-negative and small");
+        }
+        let visited = &mut cells[..self.cells.len()];
+        visited.sort_unstable();
+        let mut key = [u16::MAX; 2 * MAX_LENGTH_GENERATED + 3];
+        key[0] = u16::try_from(self.blank).expect("the blank stays in the walk's window");
+        let mut at = 1;
+        let mut previous = u16::MAX;
+        for &c in visited.iter() {
+            let label = self.grid[c as usize];
+            if c != previous && label != c {
+                key[at] = c;
+                key[at + 1] = label;
+                at += 2;
             }
+            previous = c;
         }
         key
     }
 
     /// Whether the moves so far end with a refused string.
     fn ends_refused(&self) -> bool {
-        (2..=self.moves.len()).any(|k| self.lookup.contains(&self.moves[self.moves.len() - k..]))
+        let mut code = 0usize;
+        for (k, &mv) in self.moves.iter().rev().enumerate() {
+            code |= (mv as usize) << (2 * k);
+            let set = &self.lookup[k + 1];
+            if set[code / 64] >> (code % 64) & 1 != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     fn refuse(&mut self, s: Vec<u8>) {
-        self.lookup.insert(s.clone());
+        let code = s
+            .iter()
+            .rev()
+            .enumerate()
+            .fold(0usize, |code, (k, &mv)| code | (mv as usize) << (2 * k));
+        self.lookup[s.len()][code / 64] |= 1 << (code % 64);
         self.refused.push(s);
     }
 
-    /// Visits every string of `length` moves that contains no refused string.
+    /// Visits every string of `length` moves that contains no refused string and fits the
+    /// board (a string whose box does not fit never occurs, nor does any longer one through it).
     fn strings(&mut self, length: usize) {
         if self.moves.len() == length {
             let here = *self.boxes.last().expect("the start's box");
-            if here.1 - here.0 > self.max_rows || here.3 - here.2 > self.max_cols {
-                // Never legal on this board.
-                return;
-            }
             let key = self.key();
             let boxes = self.seen.entry(key).or_default();
             if boxes.iter().any(|&b| within(b, here)) {
@@ -196,14 +292,18 @@ impl Walk {
             if self.moves.last() == Some(&INVERSE[mv as usize]) {
                 continue;
             }
-            let (dr, dc) = [(-1, 0), (1, 0), (0, -1), (0, 1)][mv as usize];
-            let to = self.blank + dr * self.side + dc;
+            let (dr, dc) = STEPS[mv as usize];
+            let to = self.blank + dr as i32 * self.side + dc as i32;
             let (r, c) = (
                 offset(to / self.side - self.centre / self.side),
                 offset(to % self.side - self.centre % self.side),
             );
             let last = *self.boxes.last().expect("the start's box");
             let next = (last.0.min(r), last.1.max(r), last.2.min(c), last.3.max(c));
+            if next.1 - next.0 > self.max_rows || next.3 - next.2 > self.max_cols {
+                // Never legal on this board, nor any string through it.
+                continue;
+            }
             self.grid.swap(self.blank as usize, to as usize);
             let from = self.blank;
             self.blank = to;
@@ -292,6 +392,59 @@ fn automaton(refused: &[Vec<u8>]) -> Vec<u32> {
     table
 }
 
+/// The minimal refused strings of the unbounded grid, up to [`MAX_LENGTH`] moves, in the order
+/// the generation finds them (the moves straight back, then by length, then in `U D L R`
+/// order), as move letters. Every one fits a 4x4 box, so 4x4 and every larger board use all
+/// 340. Written out by `MovePruner::generate`'s walk; the test
+/// `stored_strings_are_the_generated_ones` generates them again and prints this list when
+/// they differ.
+#[rustfmt::skip]
+const REFUSED: &str = "\
+UD DU LR RL \
+LURDLU LDRULD RULDRU RDLURD \
+DLURURDL DRULULDR LUULDRDR LULURDDR LULDRRDL LURURDLL LURDDRUL LURRULDL LDDLURUR LDLURRUL \
+LDLDRUUR LDRUURDL LDRDRULL LDRRDLUL LLURDRDL LLDRURUL RUURDLDL RULULDRR RULDDLUR RULDLDRU \
+RULLURDR RURULDDL RURDLLDR RDDRULUL RDLUULDR RDLULURD RDLDLURR RDLLDRUR RDRULLUR RDRDLUUL \
+RRULDLDR RRDLULUR \
+UULDRDRUL UURDLDLUR LURDRDLUU LDRURULDD \
+DDLUURURDL DDLURUULDR DDLURUURDD DDLURUURDL DDRUULULDR DDRULUULDD DDRULUULDR DDRULUURDL \
+DLUUULDRDD DLUULURDDD DLUURURDLL DLUURRULDL DLURUULDRD DLURUURDDL DLURUURDLD DLURULURDD \
+DLURURULDD DLURURRDLL DLDLURRUUL DLDRUUULDR DLDRUUURDD DLDRUUURDL DLLURRURDL DLLDRURUUL \
+DRUUURDLDD DRUULULDRR DRUULLURDR DRUURULDDD DRULUULDDR DRULUULDRD DRULUURDLD DRULULURDD \
+DRULULLDRR DRULURULDD DRDLUUULDD DRDLUUULDR DRDLUUURDL DRDRULLUUR DRRULLULDR DRRDLULUUR \
+LUUULDDRDR LUUULDRDDR LUUURDLDDR LUULURDDDR LUULDDRRDL LUULDRRDLU LUULLDRRDR LUURULDDDR \
+LUURURDLLD LUURDDDRUL LUURDLDRDL LUURRULDLD LULUURDDDR LULULDRRDR LULURDRDLU LULDLURRDR \
+LULDRDRULD LULDRRURDL LULDRRDDLU LULDRRDRUL LULLURDRDR LULLURRDDR LULLDRURDR LULLDRRRDL \
+LURUULDRDL LURUURDDLL LURULURDDL LURULDDRDL LURURDLDLU LURURRDLLL LURDDDLURU LURDDDRUUL \
+LURDDDRULU LURDDLDRUU LURDDRDLUU LURDDRRULL LURDLDLURU LURDLLDRUU LURDRDLULU LURRUULDDL \
+LURRULDDLU LURRURDLLL LURRDRULLL LURRRULDLL LURRRULLDL LURRRDLULL LDDDLUURUR LDDDLURUUR \
+LDDDRULUUR LDDLUURRUL LDDLURRULD LDDLDRUUUR LDDLLURRUR LDDRUUURDL LDDRULURUL LDDRDLUUUR \
+LDDRDRULLU LDDRRDLULU LDLULDRRUR LDLURRUULD LDLURRURDL LDLURRDRUL LDLDDRUUUR LDLDLURRUR \
+LDLDRURULD LDLLURDRUR LDLLURRRUL LDLLDRURUR LDLLDRRUUR LDRUUULDRD LDRUUURDDL LDRUUURDLD \
+LDRUULURDD LDRUURULDD LDRUURRDLL LDRULLURDD LDRURULDLD LDRDDLURUL LDRDDRUULL LDRDLUURUL \
+LDRDLDRUUL LDRDRULULD LDRDRRULLL LDRRURDLLL LDRRDDLUUL LDRRDLUULD LDRRDRULLL LDRRRULDLL \
+LDRRRDLULL LDRRRDLLUL LLUURDDRDL LLULDRRRUL LLULDRRRDL LLURDRURDL LLURDRDDLU LLURDRDRUL \
+LLURRURDLL LLURRDDRUL LLURRRULDL LLDDRUURUL LLDLURRRUL LLDLURRRDL LLDRURUULD LLDRURURDL \
+LLDRURDRUL LLDRRUURDL LLDRRDRULL LLDRRRDLUL LLLURDRRUL LLLURDRRDL LLLURRDRDL LLLDRURRUL \
+LLLDRURRDL LLLDRRURUL RUUULDRDDL RUUURDDLDL RUUURDLDDL RUULULDRRD RUULURDDDL RUULDDDLUR \
+RUULDDLDRU RUULDRDLDR RUULLURDRD RUURULDDDL RUURDDLLDR RUURDLLDRU RUURRDLLDL RULUULDDRR \
+RULUURDLDR RULULDRDRU RULULLDRRR RULURULDDR RULURDDLDR RULDDDLUUR RULDDDLURU RULDDDRULU \
+RULDDLDRUU RULDDLLURR RULDDRDLUU RULDLULDRR RULDLDDRUU RULDLDLURR RULDLLURDR RULDLLDRUR \
+RULDLLDRRU RULDRDRULU RULDRRDLUU RULLUURDDR RULLULDRRR RULLURDDRU RULLDDLURU RULLDLURRR \
+RULLDLDRUU RULLLURDRR RULLLURRDR RULLLDRURR RURUULDDDL RURURDLLDL RURDLDLURD RURDLLULDR \
+RURDLLDDRU RURDLLDLUR RURDLLLURD RURDLLLDRU RURDLLLDRR RURDRULLDL RURRULDLDL RURRULLDDL \
+RURRDLULDL RURRDLLLDR RDDDLURUUL RDDDRUULUL RDDDRULUUL RDDLUUULDR RDDLUULURD RDDLURULUR \
+RDDLDLURRU RDDLDRUUUL RDDLLDRURU RDDRUULLUR RDDRULLURD RDDRDLUUUL RDDRRULLUL RDLUUULDDR \
+RDLUUULDRD RDLUUURDLD RDLUULURDD RDLUULLDRR RDLUURULDD RDLULUURDD RDLULULDRR RDLULDLURR \
+RDLULLURDR RDLULLURRD RDLULLDRUR RDLURRULDD RDLDDLUURR RDLDDRULUR RDLDLURURD RDLDLLURRR \
+RDLDRUULUR RDLDRDLUUR RDLLUULDRD RDLLULURDD RDLLULDRRR RDLLDDRUUR RDLLDLURRR RDLLDRUURD \
+RDLLLURDRR RDLLLDRURR RDLLLDRRUR RDRULLUURD RDRULLULDR RDRULLDLUR RDRULLLURD RDRULLLURR \
+RDRULLLDRU RDRURDLLUL RDRDDLUUUL RDRDRULLUL RDRRULDLUL RDRRULLLUR RDRRDLULUL RDRRDLLUUL \
+RRUULDDLDR RRULDLULDR RRULDLDDRU RRULDLDLUR RRULDLLURD RRULDLLDRU RRULDLLDRR RRULLULDRR \
+RRULLDDLUR RRULLDLDRU RRULLLURDR RRURDLLLUR RRURDLLLDR RRDDLUULUR RRDLULUURD RRDLULULDR \
+RRDLULDLUR RRDLULLURD RRDLULLURR RRDLULLDRU RRDLLUULDR RRDLLULURD RRDLLDLURR RRDLLLDRUR \
+RRDRULLLUR RRDRULLLDR RRRULDLLUR RRRULDLLDR RRRULLDLDR RRRDLULLUR RRRDLULLDR RRRDLLULUR";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,6 +483,51 @@ mod tests {
             }
             assert_eq!(state == DEAD, contains, "{s:?}");
         }
+    }
+
+    /// The stored strings are what the generation finds on a board large enough for all of
+    /// them (none spans more than a 4x4 box), in the same order.
+    #[test]
+    fn stored_strings_are_the_generated_ones() {
+        let generated = refused_strings(Board::new(5, 5).unwrap(), MAX_LENGTH);
+        let stored: Vec<Vec<u8>> = stored_strings().collect();
+        let letters: Vec<String> = generated
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|&m| ['U', 'D', 'L', 'R'][m as usize])
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            stored,
+            generated,
+            "REFUSED should read:\n{}",
+            letters.join(" ")
+        );
+        assert!(stored
+            .iter()
+            .all(|s| fits(bounds(s), Board::new(4, 4).unwrap())));
+    }
+
+    /// Every supported board's stored automaton is the one its own generation gives.
+    #[test]
+    fn every_board_gets_the_automaton_its_generation_gives() {
+        let mut boards = 0;
+        for height in 2..=25 {
+            for width in 2..=25 {
+                let Ok(board) = Board::new(width, height) else {
+                    continue;
+                };
+                let stored = MovePruner::for_board(board);
+                let generated = MovePruner::generate(board, MAX_LENGTH);
+                assert_eq!(stored.next, generated.next, "{board}");
+                assert_eq!(stored.refused(), generated.refused(), "{board}");
+                boards += 1;
+            }
+        }
+        // 2xN for N up to 12, 3x8, 4x6, 5x5 and their transposes.
+        assert_eq!(boards, 38);
     }
 
     #[test]
