@@ -20,6 +20,8 @@
 //! ```
 
 pub mod generate;
+pub mod heuristic;
+pub mod pattern;
 pub mod search;
 pub mod walking;
 
