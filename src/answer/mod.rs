@@ -58,7 +58,7 @@ use crate::board::Board;
 use crate::guarantee::{Factor, Guarantee};
 use crate::heuristic::{Heuristic, HeuristicKind, Lookups, PatternHeuristic};
 use crate::metric::Metric;
-use crate::mtm::walking::WalkingDistance;
+use crate::mtm::heuristic::MtmHeuristic;
 use crate::mtm::MtmTable;
 use crate::pattern::Partition;
 use crate::rank::MAX_RANKED_CELLS;
@@ -510,7 +510,7 @@ pub struct Oracle {
     /// The MTM table of each board and blank cell asked about, built in memory.
     mtm_tables: slots::Slots<MtmTable>,
     /// The MTM estimate of each goal searched for.
-    mtm_estimates: Mutex<HashMap<State, Arc<WalkingDistance>>>,
+    mtm_estimates: Mutex<HashMap<State, Arc<MtmHeuristic>>>,
 }
 
 impl fmt::Debug for Oracle {

@@ -2,15 +2,17 @@
 //!
 //! Boards with tables read the MTM table of the goal's board and blank cell (built in memory
 //! on first use and kept for the oracle's life); every other question is searched by IDA*
-//! with the MTM walking distance ([`crate::mtm::search::ida_star`]).
+//! with the MTM estimate of the goal, kept for the oracle's life (the walking distance, maxed
+//! on 4x4 with MTM pattern databases built in memory: [`crate::mtm::heuristic::MtmHeuristic`];
+//! [`crate::mtm::search::ida_star`]).
 
 use std::sync::Arc;
 
 use super::{Answer, AnswerError, Choice, Draws, Exact, How, Judged, Method, NoAnswer, Oracle};
 use crate::generate::BuildOptions;
 use crate::metric::Metric;
+use crate::mtm::heuristic::MtmHeuristic;
 use crate::mtm::search::ida_star;
-use crate::mtm::walking::WalkingDistance;
 use crate::mtm::MtmTable;
 use crate::sample::{self as sampling, SampleOptions};
 use crate::search::{Algorithm, Outcome};
@@ -50,12 +52,12 @@ impl Oracle {
         })))
     }
 
-    fn mtm_estimate(&self, goal: &State) -> Arc<WalkingDistance> {
+    fn mtm_estimate(&self, goal: &State) -> Arc<MtmHeuristic> {
         let mut known = self.mtm_estimates.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(
             known
                 .entry(*goal)
-                .or_insert_with(|| Arc::new(WalkingDistance::new(goal))),
+                .or_insert_with(|| Arc::new(MtmHeuristic::new(goal))),
         )
     }
 
@@ -214,7 +216,7 @@ impl Oracle {
 
     fn mtm_search(&self, start: &State, goal: &State, how: How) -> Answer<Solution> {
         let estimate = self.mtm_estimate(goal);
-        let result = ida_star(start, &estimate, &how.limits);
+        let result = ida_star(start, &*estimate, &how.limits);
         let value = match result.outcome {
             Outcome::Solved(solution) => Ok(solution),
             Outcome::GaveUp(limit) => Err(NoAnswer::GaveUp(limit)),

@@ -96,7 +96,10 @@ fn from_table(
         .map(|(index, _)| {
             table
                 .space()
-                .unrank(u32::try_from(index).expect("a table's ranks are u32"), class)
+                .unrank(
+                    u32::try_from(index).expect("a table's ranks are u32"),
+                    class,
+                )
                 .relabel_from_canonical(goal)
         })
         .collect();

@@ -5,7 +5,9 @@
 //! layout and file format as the STM tables (folded index, one byte a state, header with the
 //! histogram), built by its own breadth-first search ([`generate`]). Larger boards are searched
 //! by IDA* ([`search::ida_star`]) with the walking-distance estimate counted in MTM moves
-//! ([`walking::WalkingDistance`]); the STM pattern databases are not admissible under MTM.
+//! ([`walking::WalkingDistance`]), maxed on 4x4 with MTM pattern databases
+//! ([`pattern::PatternDb`], [`heuristic::MtmHeuristic`]); the STM pattern databases are not
+//! admissible under MTM.
 //!
 //! ```
 //! use npuzzle::mtm::MtmTable;
@@ -20,6 +22,8 @@
 //! ```
 
 pub mod generate;
+pub mod heuristic;
+pub mod pattern;
 pub mod search;
 pub mod walking;
 

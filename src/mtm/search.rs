@@ -1,5 +1,6 @@
-//! Optimal MTM search: IDA* over MTM moves with the walking-distance estimate
-//! ([`WalkingDistance`]).
+//! Optimal MTM search: IDA* over MTM moves with an admissible MTM [`Estimate`]: the
+//! walking distance ([`WalkingDistance`]) or its maximum with pattern databases
+//! ([`MtmHeuristic`](super::heuristic::MtmHeuristic)).
 //!
 //! Two moves along the same axis in a row are never both in an optimal path (the same
 //! direction is one longer slide; opposite directions are one shorter slide or none), so
@@ -14,13 +15,31 @@ use crate::state::State;
 
 use super::walking::WalkingDistance;
 
+/// An admissible MTM estimate towards one goal: never above the MTM distance.
+pub trait Estimate: Sync {
+    /// The goal estimated towards.
+    fn goal(&self) -> &State;
+    /// A lower bound on the MTM distance from `state` to [`Estimate::goal`].
+    fn estimate(&self, state: &State) -> u32;
+}
+
+impl Estimate for WalkingDistance {
+    fn goal(&self) -> &State {
+        WalkingDistance::goal(self)
+    }
+
+    fn estimate(&self, state: &State) -> u32 {
+        WalkingDistance::estimate(self, state)
+    }
+}
+
 /// Expansions between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
 /// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes and
 /// time; one thread). The solution's moves are single-cell moves; its MTM length is
 /// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them.
-pub fn ida_star(start: &State, h: &WalkingDistance, limits: &Limits) -> SearchResult {
+pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> SearchResult {
     let began = Instant::now();
     let goal = *h.goal();
     let mut search = Ida {
@@ -69,8 +88,8 @@ enum Step {
     Next(u32),
 }
 
-struct Ida<'a> {
-    h: &'a WalkingDistance,
+struct Ida<'a, E: ?Sized> {
+    h: &'a E,
     goal: State,
     limits: &'a Limits,
     began: Instant,
@@ -84,7 +103,7 @@ fn horizontal(mv: Move) -> bool {
     matches!(mv, Move::Left | Move::Right)
 }
 
-impl Ida<'_> {
+impl<E: Estimate + ?Sized> Ida<'_, E> {
     fn out_of_limits(&mut self) -> bool {
         if self
             .limits

@@ -230,7 +230,8 @@ impl Walk {
     fn key(&self) -> Effect {
         let mut cells = [u16::MAX; MAX_LENGTH_GENERATED + 1];
         for (slot, &c) in cells.iter_mut().zip(&self.cells) {
-            *slot = u16::try_from(c).expect("a cell of the walk's window is non-negative and small");
+            *slot =
+                u16::try_from(c).expect("a cell of the walk's window is non-negative and small");
         }
         let visited = &mut cells[..self.cells.len()];
         visited.sort_unstable();
