@@ -167,7 +167,7 @@ fn the_cli_reads_a_guarantee_column_and_field() {
                123456708,RLR,none\n\
                123456708,RLR,\n\
                123456708,RLR,soon\n\
-               123456708,U,none\n";
+               123456708,D,none\n";
     let (code, lines) = verify(csv);
     let names: Vec<&str> = lines
         .iter()
