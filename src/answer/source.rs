@@ -370,11 +370,15 @@ fn build_isolated(
     build_isolated_with(goal, threads, Table::build)
 }
 
-/// [`build_isolated`] with the generator `build` (the STM table's, or the MTM table's).
+/// A table generator: the STM table's ([`Table::build`]) or the MTM table's
+/// ([`crate::mtm::build_table`]).
+type Generator = fn(&State, BuildOptions) -> Result<Table<Vec<u8>>, crate::TooLargeError>;
+
+/// [`build_isolated`] with the generator `build`.
 fn build_isolated_with(
     goal: &State,
     threads: Option<usize>,
-    build: fn(&State, BuildOptions) -> Result<Table<Vec<u8>>, crate::TooLargeError>,
+    build: Generator,
 ) -> Result<Table<Vec<u8>>, crate::TooLargeError> {
     let goal = *goal;
     let threads = threads.unwrap_or_else(|| {
