@@ -88,7 +88,14 @@ impl fmt::Display for Factor {
 }
 
 /// What is guaranteed of a solution's length (or asked of one: [`crate::How::with_guarantee`]).
+///
+/// With the `serde` feature it is written as its label (`"within 1.2"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "String", try_from = "String")
+)]
 pub enum Guarantee {
     /// The shortest there is.
     #[default]
@@ -135,6 +142,20 @@ impl FromStr for Guarantee {
                 Ok(Guarantee::Within(factor.parse()?))
             }
         }
+    }
+}
+
+impl From<Guarantee> for String {
+    fn from(guarantee: Guarantee) -> String {
+        guarantee.to_string()
+    }
+}
+
+impl TryFrom<String> for Guarantee {
+    type Error = FactorError;
+
+    fn try_from(label: String) -> Result<Guarantee, FactorError> {
+        label.parse()
     }
 }
 

@@ -34,6 +34,7 @@
 use std::fmt;
 
 use crate::board::{Board, Move, MAX_CELLS};
+use crate::guarantee::Guarantee;
 use crate::metric::Metric;
 use crate::state::{ParseStateError, State, BLANK};
 
@@ -175,11 +176,16 @@ pub enum VerdictKind {
     Malformed,
     /// See [`Verdict::Unverified`].
     Unverified,
+    /// See [`Verdict::WithinGuarantee`].
+    WithinGuarantee,
+    /// See [`Verdict::BrokenGuarantee`].
+    BrokenGuarantee,
 }
 
 impl VerdictKind {
-    /// Every kind, passing ones first, in the order summaries list them.
-    pub const ALL: [VerdictKind; 10] = [
+    /// Every kind, in the order summaries list them (the two guarantee verdicts, added
+    /// later, last).
+    pub const ALL: [VerdictKind; 12] = [
         VerdictKind::Optimal,
         VerdictKind::CorrectUnsolvable,
         VerdictKind::Suboptimal,
@@ -190,6 +196,8 @@ impl VerdictKind {
         VerdictKind::FalseSolution,
         VerdictKind::Malformed,
         VerdictKind::Unverified,
+        VerdictKind::WithinGuarantee,
+        VerdictKind::BrokenGuarantee,
     ];
 
     /// The stable name printed and written to JSON, for example `illegal-move`.
@@ -205,6 +213,8 @@ impl VerdictKind {
             VerdictKind::FalseSolution => "false-solution",
             VerdictKind::Malformed => "malformed",
             VerdictKind::Unverified => "unverified",
+            VerdictKind::WithinGuarantee => "within-guarantee",
+            VerdictKind::BrokenGuarantee => "broken-guarantee",
         }
     }
 
@@ -216,7 +226,9 @@ impl VerdictKind {
     /// Whether answers of this kind pass under `policy`.
     pub fn passes(self, policy: Policy) -> bool {
         match self {
-            VerdictKind::Optimal | VerdictKind::CorrectUnsolvable => true,
+            VerdictKind::Optimal
+            | VerdictKind::CorrectUnsolvable
+            | VerdictKind::WithinGuarantee => true,
             VerdictKind::Suboptimal => policy == Policy::AllowSuboptimal,
             _ => false,
         }
@@ -294,6 +306,25 @@ pub enum Verdict {
         /// Why.
         why: String,
     },
+    /// Legal and reaches the goal, not shown optimal, but within the guarantee the solver
+    /// stated with it (`within FACTOR` of the exact distance, or `none`: any legal solution):
+    /// it passes, as the solver promised no more.
+    WithinGuarantee {
+        /// The guarantee stated.
+        guarantee: Guarantee,
+        /// Moves longer than the exact distance; `None` where it was not needed (`none`).
+        by: Option<u32>,
+    },
+    /// Legal and reaches the goal (or a length-only claim), but longer than the factor its
+    /// stated guarantee allows: the solver promised more than it gave.
+    BrokenGuarantee {
+        /// The guarantee stated.
+        guarantee: Guarantee,
+        /// The length, in the metric judged.
+        length: u32,
+        /// The exact distance.
+        exact: u8,
+    },
 }
 
 /// What makes a step of a claimed solution illegal.
@@ -369,6 +400,8 @@ impl Verdict {
             Verdict::Malformed { .. } => VerdictKind::Malformed,
             Verdict::CorrectUnsolvable => VerdictKind::CorrectUnsolvable,
             Verdict::Unverified { .. } => VerdictKind::Unverified,
+            Verdict::WithinGuarantee { .. } => VerdictKind::WithinGuarantee,
+            Verdict::BrokenGuarantee { .. } => VerdictKind::BrokenGuarantee,
         }
     }
 
@@ -388,8 +421,13 @@ impl Verdict {
     /// much they overshoot.
     pub fn severity(&self) -> (u8, u32) {
         match self {
-            Verdict::Optimal | Verdict::CorrectUnsolvable => (0, 0),
+            Verdict::Optimal | Verdict::CorrectUnsolvable | Verdict::WithinGuarantee { .. } => {
+                (0, 0)
+            }
             Verdict::Suboptimal { by } => (1, *by),
+            Verdict::BrokenGuarantee { length, exact, .. } => {
+                (3, length.saturating_sub(u32::from(*exact)))
+            }
             Verdict::Unverified { .. } => (2, 0),
             Verdict::Malformed { .. } => (2, 1),
             Verdict::WrongLength { .. } => (3, 0),
@@ -403,7 +441,17 @@ impl Verdict {
     /// One line saying what is wrong; `None` for passing verdicts, which need no explanation.
     pub fn detail(&self) -> Option<String> {
         match self {
-            Verdict::Optimal | Verdict::CorrectUnsolvable => None,
+            Verdict::Optimal | Verdict::CorrectUnsolvable | Verdict::WithinGuarantee { .. } => {
+                None
+            }
+            Verdict::BrokenGuarantee {
+                guarantee,
+                length,
+                exact,
+            } => Some(format!(
+                "{length} moves, but the exact distance is {exact} and the claimed guarantee ({guarantee}) allows no more than {}",
+                allowed_length(*guarantee, *exact)
+            )),
             Verdict::Suboptimal { by } => Some(format!(
                 "{by} move{} longer than optimal",
                 if *by == 1 { "" } else { "s" }
@@ -501,6 +549,36 @@ pub fn judge_in(
     exact: Option<u8>,
     claim: &Claim,
 ) -> Verdict {
+    judge_held_to(Guarantee::Optimal, metric, start, goal, exact, claim)
+}
+
+/// [`judge_in`] for a claim that states its `guarantee` (the label `npuzzle solve` prints
+/// with a solution): a legal solution longer than the exact distance is
+/// [`Verdict::Suboptimal`] under `optimal`, [`Verdict::WithinGuarantee`] where the guarantee
+/// allows its length (`within FACTOR`: at most FACTOR times the exact distance; `none`:
+/// any), and [`Verdict::BrokenGuarantee`] where it does not. A length-only claim is judged
+/// the same way (below the exact distance it is [`Verdict::WrongLength`]).
+///
+/// ```
+/// use npuzzle::verify::{judge_held_to, Claim, Verdict};
+/// use npuzzle::{Guarantee, Metric, State};
+/// let start: State = "123456708".parse()?;
+/// let goal = State::goal(start.board());
+/// let within: Guarantee = "within 1.5".parse()?;
+/// let judged = |length| judge_held_to(within, Metric::Stm, &start, &goal, Some(2), &Claim::length(length));
+/// assert_eq!(judged(2), Verdict::Optimal);
+/// assert_eq!(judged(3).name(), "within-guarantee");
+/// assert_eq!(judged(4).name(), "broken-guarantee");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge_held_to(
+    guarantee: Guarantee,
+    metric: Metric,
+    start: &State,
+    goal: &State,
+    exact: Option<u8>,
+    claim: &Claim,
+) -> Verdict {
     if let Some(problem) = contradiction(start, claim) {
         return Verdict::Malformed { why: problem };
     }
@@ -515,10 +593,12 @@ pub fn judge_in(
         Ok(None) => {
             // A length-only claim (`contradiction` ruled out having none).
             let claimed = claim.length.unwrap_or_default();
-            return if claimed == u32::from(exact) {
-                Verdict::Optimal
-            } else {
-                Verdict::WrongLength { claimed, exact }
+            return match claimed.checked_sub(u32::from(exact)) {
+                Some(0) => Verdict::Optimal,
+                Some(by) if guarantee != Guarantee::Optimal => {
+                    held_to(guarantee, claimed, exact, by)
+                }
+                _ => Verdict::WrongLength { claimed, exact },
             };
         }
         Err(verdict) => return with_tile_hint(verdict, start, goal, claim),
@@ -540,11 +620,66 @@ pub fn judge_in(
     };
     match length.checked_sub(u32::from(exact)) {
         Some(0) => Verdict::Optimal,
-        Some(by) => Verdict::Suboptimal { by },
+        Some(by) if guarantee == Guarantee::Optimal => Verdict::Suboptimal { by },
+        Some(by) => held_to(guarantee, length, exact, by),
         None => Verdict::malformed(format!(
             "a legal solution of {length} moves is shorter than the exact distance {exact} given for this pair: the exact distance is wrong"
         )),
     }
+}
+
+/// The verdict on a legal solution of `length` moves, `by` more than the exact distance,
+/// that states `guarantee` (not optimal).
+fn held_to(guarantee: Guarantee, length: u32, exact: u8, by: u32) -> Verdict {
+    if guarantee.allows(length as usize, usize::from(exact)) {
+        Verdict::WithinGuarantee {
+            guarantee,
+            by: Some(by),
+        }
+    } else {
+        Verdict::BrokenGuarantee {
+            guarantee,
+            length,
+            exact,
+        }
+    }
+}
+
+/// The longest length `guarantee` allows where the exact distance is `exact`.
+fn allowed_length(guarantee: Guarantee, exact: u8) -> u64 {
+    match guarantee {
+        Guarantee::Within(factor) => u64::from(exact) * u64::from(factor.thousandths()) / 1000,
+        Guarantee::Optimal => u64::from(exact),
+        Guarantee::None => u64::MAX,
+    }
+}
+
+/// The verdict on a claim that states the guarantee `none` (no length promised), where
+/// legality alone decides it, with no exact distance: moves or a path that are legal and end
+/// at the goal are [`Verdict::WithinGuarantee`]; an illegal move, a wrong end or a malformed
+/// claim is its verdict as always. `None` for a length-only or `unsolvable` claim, which only
+/// the exact distance (or the pair's solvability) decides.
+///
+/// ```
+/// use npuzzle::verify::{judge_legality, parse_moves, Claim};
+/// use npuzzle::State;
+/// let start: State = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15".parse()?;
+/// let goal = State::goal(start.board());
+/// let judged = |moves: &str| judge_legality(&start, &goal, &Claim::moves(parse_moves(moves).unwrap()));
+/// assert_eq!(judged("LRR").unwrap().name(), "within-guarantee");
+/// assert_eq!(judged("D").unwrap().name(), "illegal-move");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn judge_legality(start: &State, goal: &State, claim: &Claim) -> Option<Verdict> {
+    if claim.says_unsolvable() || (claim.moves.is_none() && claim.path.is_none()) {
+        return contradiction(start, claim).map(|why| Verdict::Malformed { why });
+    }
+    Some(
+        judge_without_distance(start, goal, claim).unwrap_or(Verdict::WithinGuarantee {
+            guarantee: Guarantee::None,
+            by: None,
+        }),
+    )
 }
 
 /// The verdict on `claim` for a solvable pair whose exact distance is not known, where the

@@ -20,7 +20,7 @@ uses another directory.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 from ._npuzzle import (
     UNSOLVABLE as UNSOLVABLE,
@@ -82,6 +82,7 @@ def distances(
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> npt.NDArray[np.uint8]:
     """The exact distance of every row of ``states`` to ``goal``, as a uint8 NumPy array.
 
@@ -95,6 +96,9 @@ def distances(
     natural ``numpy.array([[1, 2, ...]])`` is int64. Raises ``TypeError`` for other dtypes or
     shapes, ``ValueError`` naming the first malformed row, ``LimitReached`` when a search
     (boards over 12 cells) reaches ``limit`` seconds or ``max_nodes`` for a row.
+
+    ``metric="mtm"`` counts a slide of several tiles along a row or column as one move (the
+    MTM table on boards of at most 12 cells, one row at a time; an MTM search elsewhere).
     """
     import numpy as np
 
@@ -110,5 +114,11 @@ def distances(
             raise ValueError("distances: a value is not a tile number (0 to 255 fit a uint8)")
         array = array.astype(np.uint8)
     return _distances(
-        array, goal, board=board, limit=limit, max_nodes=max_nodes, threads=threads
+        array,
+        goal,
+        board=board,
+        limit=limit,
+        max_nodes=max_nodes,
+        threads=threads,
+        metric=metric,
     )

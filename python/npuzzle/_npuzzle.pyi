@@ -58,10 +58,15 @@ class LimitReached(NpuzzleError):
 class TableError(NpuzzleError):
     """An exact table could not be opened or built, or is damaged."""
 
+#: A solution's guarantee as `solve(within=...)` takes it: a factor (1.2, "1.2"), "optimal",
+#: "within 1.2" or "none".
+_WithinLike = Union[float, int, str, None]
+
 @final
 class Solution:
-    """An optimal solution: the blank's moves and the states along them. A value: equal
-    solutions compare equal, it pickles, copies and its repr reads back."""
+    """A solution: the blank's moves and the states along them, optimal unless `guarantee`
+    says otherwise. A value: equal solutions compare equal, it pickles, copies and its repr
+    reads back."""
 
     def __new__(
         cls,
@@ -71,16 +76,37 @@ class Solution:
         expanded: int = 0,
         generated: int = 0,
         elapsed: float = 0.0,
+        metric: Literal["stm", "mtm"] = "stm",
+        guarantee: str = "optimal",
+        start: Optional[str] = None,
+        goal: Optional[str] = None,
     ) -> Solution: ...
     @property
     def moves(self) -> str:
-        """The blank's moves, one letter each (U, D, L, R)."""
+        """The blank's moves, one letter each (U, D, L, R); under MTM a run of equal letters
+        is one move."""
     @property
     def states(self) -> List[str]:
-        """The states from the start to the goal (one more than the moves)."""
+        """The states from the start to the goal (one more than the moves); empty on boards
+        beyond 5x5, whose states are not kept (replay `moves` from `start`)."""
     @property
-    def distance(self) -> int:
-        """The number of moves: the exact distance."""
+    def start(self) -> str:
+        """The start, as a string every function here reads back."""
+    @property
+    def goal(self) -> str:
+        """The goal, as a string every function here reads back."""
+    @property
+    def metric(self) -> Literal["stm", "mtm"]:
+        """How the moves are counted."""
+    @property
+    def guarantee(self) -> str:
+        """"optimal", "within FACTOR" (at most that factor times the optimum) or "none"."""
+    @property
+    def length(self) -> int:
+        """The number of moves counted in `metric`."""
+    @property
+    def distance(self) -> Optional[int]:
+        """The exact distance (`length`) where the solution is optimal, else None."""
     @property
     def algorithm(self) -> str:
         """How it was found: "table", or the search."""
@@ -119,7 +145,8 @@ class Verdict:
     @property
     def name(self) -> str:
         """optimal, correct-unsolvable, suboptimal, wrong-length, wrong-end, illegal-move,
-        false-unsolvable, false-solution, malformed or unverified."""
+        false-unsolvable, false-solution, malformed, unverified, within-guarantee or
+        broken-guarantee."""
     @property
     def passed(self) -> bool:
         """Whether the answer passes: optimal, or rightly unsolvable."""
@@ -134,7 +161,7 @@ class Verdict:
         """Whether the pair has a solution; None when not needed or not found."""
     @property
     def by(self) -> Optional[int]:
-        """Moves longer than optimal (suboptimal only)."""
+        """Moves longer than optimal (suboptimal, and within-guarantee where known)."""
     @property
     def step(self) -> Optional[int]:
         """The 1-based move at fault (illegal-move only)."""
@@ -232,9 +259,14 @@ def solve(
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
     deterministic: bool = False,
+    metric: Literal["stm", "mtm"] = "stm",
+    within: _WithinLike = None,
 ) -> Solution:
     """An optimal solution from `start` to `goal`. An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
-    caps it), optimal either way; `deterministic=True` returns the one-thread search's path."""
+    caps it), optimal either way; `deterministic=True` returns the one-thread search's path.
+    `metric="mtm"`: optimal in the multi-tile metric. `within=1.2`: at most 1.2 times the
+    optimum (weighted IDA* on 4x4 and 5x5); `within="none"`: the constructive solver, any
+    size. Boards beyond 5x5 (up to 64x64) get the constructive solver's solution."""
 
 def is_solvable(
     start: _StateLike, goal: Optional[_StateLike] = None, *, board: Optional[str] = None
@@ -252,8 +284,11 @@ def verify(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
+    guarantee: _WithinLike = None,
 ) -> Verdict:
-    """Judges a solver's answer (`moves`, or None for "no solution")."""
+    """Judges a solver's answer (`moves`, or None for "no solution"), lengths in `metric`,
+    held to the `guarantee` it states ("optimal", a factor such as 1.2, or "none")."""
 
 def verify_all(
     answers: Iterable[Tuple[_StateLike, Optional[_StateLike], _MovesLike]],
@@ -261,6 +296,7 @@ def verify_all(
     board: Optional[str] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> List[Verdict]:
     """Judges many (start, goal, moves) answers at once, in parallel; verdicts in order."""
 
@@ -274,8 +310,13 @@ def sample(
     unsolvable: int = 0,
     goal: Optional[_StateLike] = None,
     board: Optional[str] = None,
+    metric: Literal["stm", "mtm"] = "stm",
+    scramble: Optional[Literal["uniform", "walk"]] = None,
+    moves: int = 100,
 ) -> List[Instance]:
-    """Draws instances, reproducibly: the same as `npuzzle sample --seed SEED`."""
+    """Draws instances, reproducibly: the same as `npuzzle sample --seed SEED` (with
+    `--metric`, `--scramble`, `--moves`). `scramble` draws by a scrambler instead of by depth,
+    on any board up to 64x64 (distances None)."""
 
 def data_dir() -> Optional[pathlib.Path]:
     """The module functions' data directory, or None (tables in memory)."""
@@ -316,6 +357,7 @@ def _distances(
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> npt.NDArray[np.uint8]: ...
 def _task_split(
     start: _StateLike,

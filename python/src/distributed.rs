@@ -237,14 +237,13 @@ fn _solution(
             solution.end()
         )));
     }
-    Ok(crate::Solution {
-        moves: solution.moves_string(),
-        states: solution.path().iter().map(State::to_string).collect(),
-        algorithm: method,
-        expanded,
-        generated,
-        elapsed,
-    })
+    Ok(crate::Solution::from_path(
+        &solution,
+        method,
+        (expanded, generated, elapsed),
+        npuzzle::Metric::Stm,
+        npuzzle::Guarantee::Optimal,
+    ))
 }
 
 /// Adds the task functions to the extension module.

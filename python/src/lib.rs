@@ -13,6 +13,7 @@ mod build;
 mod convert;
 mod distributed;
 mod errors;
+mod large;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -27,7 +28,7 @@ use rayon::prelude::*;
 use npuzzle::answer::{has_table, AnswerError, Exact, How, DEFAULT_BOARD};
 use npuzzle::sample::SampleOptions;
 use npuzzle::verify::{parse_moves, Claim, Policy, Verdict as LibVerdict};
-use npuzzle::{Board, Limits, NoAnswer, Oracle, State};
+use npuzzle::{Board, Guarantee, Limits, Metric, NoAnswer, Oracle, State};
 
 use convert::{read_board, read_goal, read_state};
 use errors::{
@@ -138,6 +139,41 @@ fn search_threads(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
+/// Reads `metric="stm"|"mtm"` (the library's names, as `--metric` reads them).
+fn read_metric(metric: &str) -> PyResult<Metric> {
+    metric
+        .parse()
+        .map_err(|e: npuzzle::metric::ParseMetricError| PyValueError::new_err(e.to_string()))
+}
+
+/// Reads `within=`: `None` (optimal), a factor (`1.2`, or the string `"1.2"`), or one of the
+/// labels solutions carry (`"optimal"`, `"within 1.2"`, `"none"`), as `--within` reads them.
+fn read_within(within: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Guarantee>> {
+    let Some(within) = within.filter(|w| !w.is_none()) else {
+        return Ok(None);
+    };
+    if within.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(
+            "within must be a factor (1.2), \"optimal\" or \"none\", not a bool",
+        ));
+    }
+    let text = if within.is_instance_of::<pyo3::types::PyString>() {
+        within.extract::<String>()?
+    } else if within.is_instance_of::<pyo3::types::PyInt>()
+        || within.is_instance_of::<pyo3::types::PyFloat>()
+    {
+        within.str()?.to_string()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "within must be a factor (1.2), \"optimal\" or \"none\", not {}",
+            convert::type_name(within)
+        )));
+    };
+    text.parse::<Guarantee>()
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("within: {e}")))
+}
+
 /// The question of `distance`, `solve` and `verify`: the start (on `board` if given), the
 /// goal on its board (its default goal for `None`), and the search limits.
 fn read_question(
@@ -213,12 +249,30 @@ struct Solution {
     /// Seconds spent searching (0.0 for a table answer, which is not timed).
     #[pyo3(get)]
     elapsed: f64,
+    /// How the moves are counted: `"stm"` or `"mtm"` (a run of equal letters is one move).
+    #[pyo3(get)]
+    metric: String,
+    /// What the length is guaranteed to be: `"optimal"`, `"within 1.2"` (at most that
+    /// factor times the optimum) or `"none"` (the constructive solver's), as `npuzzle solve`
+    /// prints it.
+    #[pyo3(get)]
+    guarantee: String,
+    /// The start, as a string every function here reads back.
+    #[pyo3(get)]
+    start: String,
+    /// The goal, as a string every function here reads back.
+    #[pyo3(get)]
+    goal: String,
+    /// The number of moves counted in `metric`.
+    #[pyo3(get)]
+    length: usize,
 }
 
 #[pymethods]
 impl Solution {
     #[new]
-    #[pyo3(signature = (moves, states, algorithm, expanded=0, generated=0, elapsed=0.0))]
+    #[pyo3(signature = (moves, states, algorithm, expanded=0, generated=0, elapsed=0.0, metric="stm", guarantee="optimal", start=None, goal=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
     fn new(
         moves: String,
         states: Vec<String>,
@@ -226,8 +280,13 @@ impl Solution {
         expanded: u64,
         generated: u64,
         elapsed: f64,
+        metric: &str,
+        guarantee: &str,
+        start: Option<String>,
+        goal: Option<String>,
     ) -> PyResult<Solution> {
-        if states.len() != moves.chars().count() + 1 {
+        // No states: a large board's solution, whose states are not kept (see `states`).
+        if !states.is_empty() && states.len() != moves.chars().count() + 1 {
             return Err(PyValueError::new_err(format!(
                 "a solution of {} moves passes {} states, not {}",
                 moves.chars().count(),
@@ -235,6 +294,19 @@ impl Solution {
                 states.len()
             )));
         }
+        let (Some(start), Some(goal)) = (
+            start.or_else(|| states.first().cloned()),
+            goal.or_else(|| states.last().cloned()),
+        ) else {
+            return Err(PyValueError::new_err(
+                "a solution without states needs its start and goal",
+            ));
+        };
+        let metric = read_metric(metric)?;
+        let parsed = parse_moves(&moves).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let guarantee: Guarantee = guarantee
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("guarantee: {e}")))?;
         Ok(Solution {
             moves,
             states,
@@ -242,13 +314,19 @@ impl Solution {
             expanded,
             generated,
             elapsed,
+            metric: metric.to_string(),
+            guarantee: guarantee.to_string(),
+            start,
+            goal,
+            length: metric.length(&parsed),
         })
     }
 
-    /// The number of moves: the exact distance.
+    /// The exact distance (the length in `metric`) where the solution is optimal; `None`
+    /// where it is only guaranteed within a factor, or not at all (see `guarantee`).
     #[getter]
-    fn distance(&self) -> usize {
-        self.moves.len()
+    fn distance(&self) -> Option<usize> {
+        (self.guarantee == "optimal").then_some(self.length)
     }
 
     fn __len__(&self) -> usize {
@@ -267,6 +345,10 @@ impl Solution {
             self.expanded,
             self.generated,
             self.elapsed.to_bits(),
+            &self.metric,
+            &self.guarantee,
+            &self.start,
+            &self.goal,
         ))
     }
 
@@ -283,14 +365,42 @@ impl Solution {
 }
 
 impl Solution {
-    fn from_answer(solution: npuzzle::Solution, rest: npuzzle::Answer<()>) -> Solution {
+    fn from_answer(
+        solution: npuzzle::Solution,
+        rest: npuzzle::Answer<()>,
+        metric: Metric,
+    ) -> Solution {
+        Solution::from_path(
+            &solution,
+            rest.method.to_string(),
+            (rest.expanded, rest.generated, rest.elapsed.as_secs_f64()),
+            metric,
+            rest.method.guarantee(),
+        )
+    }
+
+    /// The solution of `solution`'s path, found by `algorithm` at the cost `(expanded,
+    /// generated, elapsed)`, its length counted in `metric`.
+    fn from_path(
+        solution: &npuzzle::Solution,
+        algorithm: String,
+        (expanded, generated, elapsed): (u64, u64, f64),
+        metric: Metric,
+        guarantee: Guarantee,
+    ) -> Solution {
+        let path = solution.path();
         Solution {
             moves: solution.moves_string(),
-            states: solution.path().iter().map(State::to_string).collect(),
-            algorithm: rest.method.to_string(),
-            expanded: rest.expanded,
-            generated: rest.generated,
-            elapsed: rest.elapsed.as_secs_f64(),
+            states: path.iter().map(State::to_string).collect(),
+            algorithm,
+            expanded,
+            generated,
+            elapsed,
+            metric: metric.to_string(),
+            guarantee: guarantee.to_string(),
+            start: path[0].to_string(),
+            goal: path[path.len() - 1].to_string(),
+            length: metric.length(solution.moves()),
         }
     }
 
@@ -303,6 +413,12 @@ impl Solution {
         d.set_item("expanded", self.expanded)?;
         d.set_item("generated", self.generated)?;
         d.set_item("elapsed", self.elapsed)?;
+        d.set_item("metric", &self.metric)?;
+        d.set_item("guarantee", &self.guarantee)?;
+        if self.states.is_empty() {
+            d.set_item("start", &self.start)?;
+            d.set_item("goal", &self.goal)?;
+        }
         Ok(d)
     }
 }
@@ -313,7 +429,8 @@ impl Solution {
 struct Verdict {
     /// The verdict's stable name: `optimal`, `correct-unsolvable`, `suboptimal`,
     /// `wrong-length`, `wrong-end`, `illegal-move`, `false-unsolvable`, `false-solution`,
-    /// `malformed` or `unverified` (the names of `npuzzle verify`).
+    /// `malformed`, `unverified`, `within-guarantee` or `broken-guarantee` (the names of
+    /// `npuzzle verify`).
     #[pyo3(get)]
     name: String,
     /// Whether the answer passes: optimal, or rightly unsolvable.
@@ -411,6 +528,7 @@ impl Verdict {
             solvable,
             by: match verdict {
                 LibVerdict::Suboptimal { by } => Some(*by),
+                LibVerdict::WithinGuarantee { by, .. } => *by,
                 _ => None,
             },
             step: match verdict {
@@ -532,7 +650,7 @@ fn ask_solve(
         .map_err(answer_error)?;
     let (value, rest) = answer.split();
     match value {
-        Ok(solution) => Ok(Solution::from_answer(solution, rest)),
+        Ok(solution) => Ok(Solution::from_answer(solution, rest, how.metric)),
         Err(why) => Err(no_answer_error(why, &rest)),
     }
 }
@@ -567,10 +685,13 @@ fn distance(
     ask_distance(py, default_oracle(), start, goal, how.in_metric(metric))
 }
 
-/// An optimal solution from `start` to `goal`: a Solution with the moves and the states.
-/// Raises UnsolvableError, LimitReached, ValueError.
+/// A solution from `start` to `goal`: a Solution with the moves and the states, optimal in
+/// `metric` unless `within` says otherwise: a factor (`within=1.2`: at most 1.2 times the
+/// optimum, by weighted IDA* on 4x4 and 5x5) or `"none"` (the constructive solver, any
+/// size). Boards beyond 5x5 (up to 64x64) are solved by the constructive solver only.
+/// `Solution.guarantee` says which. Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm", within=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn solve(
     py: Python<'_>,
@@ -581,13 +702,60 @@ fn solve(
     max_nodes: Option<u64>,
     threads: Option<usize>,
     deterministic: bool,
+    metric: &str,
+    within: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Solution> {
+    let metric = read_metric(metric)?;
+    let within = read_within(within)?;
+    if let Some((start, goal)) = large::large_question(start, goal, board)? {
+        return solve_large(py, &start, &goal, metric, within);
+    }
     let (start, goal, mut how) = read_question(start, goal, board, limit, max_nodes)?;
     how.limits = how
         .limits
         .threads(search_threads(threads)?)
         .deterministic(deterministic);
+    let mut how = how.in_metric(metric);
+    if let Some(guarantee) = within {
+        how = how.with_guarantee(guarantee);
+    }
     ask_solve(py, default_oracle(), start, goal, how)
+}
+
+/// `solve` on a board beyond 5x5: the constructive solver, whose solutions carry no length
+/// guarantee (and whose states are not kept: a 32x32 solution passes 80,000 of them).
+fn solve_large(
+    py: Python<'_>,
+    start: &npuzzle::large::LargeState,
+    goal: &npuzzle::large::LargeState,
+    metric: Metric,
+    within: Option<Guarantee>,
+) -> PyResult<Solution> {
+    if let Some(asked @ (Guarantee::Optimal | Guarantee::Within(_))) = within {
+        return Err(PyValueError::new_err(format!(
+            "within={asked:?}: boards beyond 5x5 are solved by the constructive solver only, with no length guarantee (leave out within, or give within=\"none\")",
+            asked = asked.to_string()
+        )));
+    }
+    let began = std::time::Instant::now();
+    let Ok(moves) = py.detach(|| npuzzle::large::solve_constructive(start, goal)) else {
+        return Err(UnsolvableError::new_err(format!(
+            "{start} cannot reach {goal}: they are in different parity classes, and no move changes the class"
+        )));
+    };
+    Ok(Solution {
+        moves: npuzzle::moves_to_string(&moves),
+        states: Vec::new(),
+        algorithm: npuzzle::Method::Constructive.to_string(),
+        expanded: 0,
+        generated: 0,
+        elapsed: began.elapsed().as_secs_f64(),
+        metric: metric.to_string(),
+        guarantee: Guarantee::None.to_string(),
+        start: large::spell(start),
+        goal: large::spell(goal),
+        length: metric.length(&moves),
+    })
 }
 
 /// Whether `start` can reach `goal`: decided by parity, on any board, at once.
@@ -598,6 +766,9 @@ fn is_solvable(
     goal: Option<&Bound<'_, PyAny>>,
     board: Option<&str>,
 ) -> PyResult<bool> {
+    if let Some((start, goal)) = large::large_question(start, goal, board)? {
+        return Ok(start.can_reach(&goal));
+    }
     let start = read_state(start, read_board(board)?, "start")?;
     let goal = read_goal(goal, start.board())?;
     Ok(start.can_reach(&goal))
@@ -612,6 +783,9 @@ fn tiles<'py>(
     state: &Bound<'py, PyAny>,
     board: Option<&str>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    if let Some(state) = large::read_large(state, large::large_board(board), "state")? {
+        return PyTuple::new(py, state.tiles());
+    }
     let state = read_state(state, read_board(board)?, "state")?;
     PyTuple::new(py, state.cells())
 }
@@ -663,9 +837,14 @@ fn judge(oracle: &Oracle, question: &Question, how: How) -> Result<Verdict, Answ
 
 /// Judges a solver's answer for `start` -> `goal` (None: the default goal): `moves` is a move
 /// string in any form `npuzzle verify` reads ("RRD", "r,r,d", "right right down"), a sequence
-/// of moves (["R", "R", "D"]), or None for "there is no solution". Returns a Verdict.
+/// of moves (["R", "R", "D"]), or None for "there is no solution". Lengths count in `metric`
+/// (`"mtm"`: a run of equal letters is one move). `guarantee` is what the answer claims of
+/// its length, as `solve` labels it: `"optimal"` (the default), a factor (`1.2`, `"within
+/// 1.2"`: `within-guarantee` where the length is at most that factor times the exact
+/// distance, else `broken-guarantee`) or `"none"` (legality only). Returns a Verdict.
 #[pyfunction]
-#[pyo3(signature = (start, goal, moves, *, board=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (start, goal, moves, *, board=None, limit=None, max_nodes=None, metric="stm", guarantee=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn verify(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
@@ -674,8 +853,13 @@ fn verify(
     board: Option<&str>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    metric: &str,
+    guarantee: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Verdict> {
+    let metric = read_metric(metric)?;
+    let guarantee = read_within(guarantee)?.unwrap_or_default();
     let (start, goal, how) = read_question(start, goal, board, limit, max_nodes)?;
+    let how = how.in_metric(metric).with_guarantee(guarantee);
     let question = Question {
         start,
         goal,
@@ -688,18 +872,20 @@ fn verify(
 
 /// Judges many answers at once, in parallel with the GIL released: `answers` is an iterable
 /// of (start, goal, moves) triples as `verify` takes them; returns the Verdicts in order.
-/// `limit` and `max_nodes` apply to each answer's search.
+/// `limit` and `max_nodes` apply to each answer's search; lengths count in `metric`.
 #[pyfunction]
-#[pyo3(signature = (answers, *, board=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (answers, *, board=None, limit=None, max_nodes=None, metric="stm"))]
 fn verify_all(
     py: Python<'_>,
     answers: &Bound<'_, PyAny>,
     board: Option<&str>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    metric: &str,
 ) -> PyResult<Vec<Verdict>> {
+    let metric = read_metric(metric)?;
     let board = read_board(board)?;
-    let how = How::within(limits(limit, max_nodes)?);
+    let how = How::within(limits(limit, max_nodes)?).in_metric(metric);
     let mut questions = Vec::new();
     for (index, item) in answers.try_iter()?.enumerate() {
         let item = item?;
@@ -737,9 +923,12 @@ fn verify_all(
 }
 
 /// Draws test instances, reproducibly: the same seed and options give the same instances as
-/// `npuzzle sample --seed SEED`. Without a seed a fresh one is drawn (not reproducible).
+/// `npuzzle sample --seed SEED` (with `--metric`, `--scramble`, `--moves`). Without a seed a
+/// fresh one is drawn (not reproducible). Depths (and distances) count in `metric`.
+/// `scramble="uniform"` or `"walk"` (of `moves` moves) draws by the scrambler instead, on any
+/// board up to 64x64, distances unknown.
 #[pyfunction]
-#[pyo3(signature = (*, count=10, seed=None, depth=None, min_depth=None, max_depth=None, unsolvable=0, goal=None, board=None))]
+#[pyo3(signature = (*, count=10, seed=None, depth=None, min_depth=None, max_depth=None, unsolvable=0, goal=None, board=None, metric="stm", scramble=None, moves=100))]
 #[allow(clippy::too_many_arguments)]
 fn sample(
     py: Python<'_>,
@@ -751,11 +940,32 @@ fn sample(
     unsolvable: u64,
     goal: Option<&Bound<'_, PyAny>>,
     board: Option<&str>,
+    metric: &str,
+    scramble: Option<&str>,
+    moves: usize,
 ) -> PyResult<Vec<Instance>> {
     if count > MAX_SAMPLE {
         return Err(PyValueError::new_err(format!(
             "count {count} is more than {MAX_SAMPLE} instances per call: draw in several calls with other seeds"
         )));
+    }
+    let metric = read_metric(metric)?;
+    if let Some(kind) = scramble {
+        if depth.is_some() || min_depth.is_some() || max_depth.is_some() || unsolvable > 0 {
+            return Err(PyValueError::new_err(
+                "scramble draws solvable states at no chosen depth: leave out depth, min_depth, max_depth and unsolvable",
+            ));
+        }
+        let scrambler = match kind {
+            "uniform" => npuzzle::large::Scrambler::Uniform,
+            "walk" => npuzzle::large::Scrambler::Walk(moves),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown scramble {other:?} (expected \"uniform\" or \"walk\")"
+                )))
+            }
+        };
+        return sample_scrambled(py, count, seed, goal, board, scrambler);
     }
     let goal = read_goal_or_default(goal, board)?;
     let depths = npuzzle::sample::depth_range(depth, min_depth, max_depth).map_err(|_| {
@@ -771,7 +981,7 @@ fn sample(
     let drawn = py
         .detach(|| {
             oracle
-                .sample(&goal, &options, seed)
+                .sample_in(metric, &goal, &options, seed)
                 .map(|draws| draws.collect::<Vec<_>>())
         })
         .map_err(answer_error)?;
@@ -801,10 +1011,53 @@ fn sample(
         .collect())
 }
 
+/// `sample(scramble=...)`: `count` states drawn by `scrambler` from one seeded stream (the
+/// library's [`npuzzle::large::scrambles`], as `npuzzle sample --scramble`), on any board.
+fn sample_scrambled(
+    py: Python<'_>,
+    count: u64,
+    seed: Option<u64>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&str>,
+    scrambler: npuzzle::large::Scrambler,
+) -> PyResult<Vec<Instance>> {
+    let large_board = large::large_board(board);
+    let given = goal.filter(|g| !g.is_none());
+    let goal = match (given, large_board) {
+        (Some(goal), _) => match large::read_large(goal, large_board, "goal")? {
+            Some(goal) => goal,
+            None => npuzzle::large::LargeState::from_small(&read_state(
+                goal,
+                read_board(board)?,
+                "goal",
+            )?),
+        },
+        (None, Some(board)) => npuzzle::large::LargeState::goal(board),
+        (None, None) => npuzzle::large::LargeState::from_small(&read_goal_or_default(None, board)?),
+    };
+    let seed = seed.unwrap_or_else(npuzzle::sample::fresh_seed);
+    let goal_text = large::spell(&goal);
+    let starts: Vec<String> = py.detach(|| {
+        npuzzle::large::scrambles(&goal, scrambler, seed)
+            .take(usize::try_from(count).unwrap_or(usize::MAX))
+            .map(|start| large::spell(&start))
+            .collect()
+    });
+    Ok(starts
+        .into_iter()
+        .map(|start| Instance {
+            start,
+            goal: goal_text.clone(),
+            solvable: true,
+            distance: None,
+        })
+        .collect())
+}
+
 /// The native half of `npuzzle.distances`, which converts the input to a uint8 array first:
 /// `states` must be a 2-D uint8 NumPy array, one state per row.
 #[pyfunction]
-#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None, threads=None))]
+#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, metric="stm"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn _distances<'py>(
     py: Python<'py>,
@@ -814,7 +1067,9 @@ fn _distances<'py>(
     limit: Option<f64>,
     max_nodes: Option<u64>,
     threads: Option<usize>,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let metric = read_metric(metric)?;
     // A pool of `threads` for this call (a Dask worker gives each task one thread), else the
     // process's pool of every core.
     let pool = threads
@@ -859,7 +1114,7 @@ fn _distances<'py>(
     };
     let goal = read_goal(goal, board)?;
     // Checked on every board, though only searches use it.
-    let how = How::within(limits(limit, max_nodes)?);
+    let how = How::within(limits(limit, max_nodes)?).in_metric(metric);
     // A copy taken while holding the GIL: once it is released, another Python thread may
     // write to the array, and the workers must read bytes nobody changes. One memcpy, small
     // next to the lookups.
@@ -872,7 +1127,8 @@ fn _distances<'py>(
     };
     drop(readonly);
     let oracle = default_oracle();
-    if oracle.uses_table(board) {
+    // Under MTM each row is one question (the MTM table's read, or a search).
+    if metric == Metric::Stm && oracle.uses_table(board) {
         // The library's bulk path: the table opened and checked once, the rows answered in
         // parallel straight into the result.
         let result = py.detach(|| {

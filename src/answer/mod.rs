@@ -1031,6 +1031,28 @@ impl Oracle {
     /// the exact distance is needed and no table has it, the fallback search finds it within
     /// `how`'s limits; a search that gives up makes the verdict [`Verdict::Unverified`].
     ///
+    /// `how.guarantee` is the guarantee the claim states ([`verify::judge_held_to`]):
+    /// `optimal` (the default) holds it to the exact distance, `within FACTOR` to that factor
+    /// of it, and `none` to legality alone, with no table or search at all.
+    ///
+    /// ```
+    /// use npuzzle::verify::{parse_moves, Claim};
+    /// use npuzzle::{Guarantee, How, Oracle, State};
+    /// let oracle = Oracle::in_memory();
+    /// let start: State = "123456708".parse()?;
+    /// let goal = State::goal(start.board());
+    /// let claim = Claim::moves(parse_moves("RLR")?); // 3 moves, the exact distance is 1
+    /// let held_to = |g: &str| -> Result<String, Box<dyn std::error::Error>> {
+    ///     let how = How::default().with_guarantee(g.parse()?);
+    ///     Ok(oracle.judge(&start, &goal, &claim, how)?.value?.verdict.name().to_string())
+    /// };
+    /// assert_eq!(held_to("optimal")?, "suboptimal");
+    /// assert_eq!(held_to("within 3")?, "within-guarantee");
+    /// assert_eq!(held_to("within 2")?, "broken-guarantee");
+    /// assert_eq!(held_to("none")?, "within-guarantee");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     /// [`AnswerError::OtherBoards`], or a table that cannot be opened or is damaged.
     pub fn judge(
@@ -1040,12 +1062,14 @@ impl Oracle {
         claim: &Claim,
         how: How,
     ) -> Result<Answer<Judged>, AnswerError> {
+        if let Some(answer) = Oracle::judge_legality(start, goal, claim, how)? {
+            return Ok(answer);
+        }
         if how.metric == Metric::Mtm {
             return self.mtm_judge(start, goal, claim, how);
         }
-        Oracle::same_board(start, goal)?;
         let judged = |exact: Option<u8>| Judged {
-            verdict: verify::judge(start, goal, exact, claim),
+            verdict: verify::judge_held_to(how.guarantee, Metric::Stm, start, goal, exact, claim),
             exact: exact.map_or(Exact::Unsolvable, Exact::Distance),
         };
         if !start.can_reach(goal) {
@@ -1114,6 +1138,29 @@ impl Judged {
             },
             exact: Exact::Unknown,
         }
+    }
+}
+
+impl Oracle {
+    /// [`Oracle::judge`] of a claim that states the guarantee `none`, where legality alone
+    /// decides it ([`verify::judge_legality`]): no table is opened and nothing is searched.
+    fn judge_legality(
+        start: &State,
+        goal: &State,
+        claim: &Claim,
+        how: How,
+    ) -> Result<Option<Answer<Judged>>, AnswerError> {
+        Oracle::same_board(start, goal)?;
+        if how.guarantee != Guarantee::None {
+            return Ok(None);
+        }
+        Ok(verify::judge_legality(start, goal, claim).map(|verdict| {
+            let judged = Judged {
+                verdict,
+                exact: Exact::Unknown,
+            };
+            Answer::of(Ok(judged), Method::Reasoning)
+        }))
     }
 }
 

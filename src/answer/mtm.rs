@@ -18,6 +18,7 @@ use crate::sample::{self as sampling, SampleOptions};
 use crate::search::{Algorithm, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
+use crate::table::TableError;
 use crate::verify::{self, Claim};
 
 /// Where an MTM question goes.
@@ -28,11 +29,13 @@ enum MtmRoute<'a> {
 }
 
 impl Oracle {
-    /// The MTM table serving `goal` (its board and blank cell), built in memory on first use;
+    /// The MTM table serving `goal` (its board and blank cell), from the source where it keeps
+    /// MTM tables ([`TableSource::mtm_table`](super::TableSource::mtm_table): a data
+    /// directory opens or builds and saves its own file), else built in memory, on first use;
     /// `None` where the oracle uses no table for the board.
     ///
     /// # Errors
-    /// Never for a board with tables; kept fallible like [`Oracle::table`].
+    /// [`AnswerError::Source`] when the source cannot give it.
     pub fn mtm_table(&self, goal: &State) -> Result<Option<&MtmTable>, AnswerError> {
         if !self.uses_table(goal.board()) {
             return Ok(None);
@@ -45,11 +48,38 @@ impl Oracle {
         }
         // As for STM tables: one build at a time, each once.
         let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(Some(slot.get_or_init(|| {
-            let canonical = State::canonical_goal(goal.board(), goal.blank());
-            MtmTable::build(&canonical, BuildOptions::default())
-                .expect("a board with tables can be ranked")
-        })))
+        if let Some(table) = slot.get() {
+            return Ok(Some(table));
+        }
+        let canonical = State::canonical_goal(goal.board(), goal.blank());
+        let kept = match &self.source {
+            Some(source) => source
+                .mtm_table(&canonical)
+                .map_err(|reason| AnswerError::Source {
+                    goal: canonical,
+                    reason,
+                })?,
+            None => None,
+        };
+        let table = match kept {
+            Some(table) => MtmTable::from_table(table),
+            None => MtmTable::build(&canonical, BuildOptions::default())
+                .expect("a board with tables can be ranked"),
+        };
+        Ok(Some(slot.get_or_init(|| table)))
+    }
+
+    /// An MTM table's reply, telling the source about damage (as [`Oracle::read`] does for
+    /// STM tables) so that a damaged file is not opened again.
+    fn read_mtm<T>(
+        &self,
+        table: &MtmTable,
+        reply: Result<T, TableError>,
+    ) -> Result<T, AnswerError> {
+        if let (Err(TableError::Damaged { .. }), Some(source)) = (&reply, &self.source) {
+            source.damaged_mtm(table.table().goal());
+        }
+        Ok(reply?)
     }
 
     fn mtm_estimate(&self, goal: &State) -> Arc<MtmHeuristic> {
@@ -103,7 +133,7 @@ impl Oracle {
                 Method::Reasoning,
             )),
             MtmRoute::Table(table) => {
-                let value = table.distance_to(start, goal)?;
+                let value = self.read_mtm(table, table.distance_to(start, goal))?;
                 Ok(Answer::of(
                     value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
                     Method::Table {
@@ -133,8 +163,8 @@ impl Oracle {
                 Method::Reasoning,
             )),
             MtmRoute::Table(table) => {
-                let value = table
-                    .solve_to(start, goal)?
+                let value = self
+                    .read_mtm(table, table.solve_to(start, goal))?
                     .ok_or_else(|| NoAnswer::unsolvable(start, goal));
                 let mut answer = Answer::of(
                     value,
@@ -161,7 +191,7 @@ impl Oracle {
         how: How,
     ) -> Result<Answer<Judged>, AnswerError> {
         let judged = |exact: Option<u8>| Judged {
-            verdict: verify::judge_in(Metric::Mtm, start, goal, exact, claim),
+            verdict: verify::judge_held_to(how.guarantee, Metric::Mtm, start, goal, exact, claim),
             exact: exact.map_or(Exact::Unsolvable, Exact::Distance),
         };
         let route = self.mtm_route(start, goal, how)?;

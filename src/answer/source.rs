@@ -13,7 +13,9 @@ use super::store::{self, Notice};
 use crate::generate::BuildOptions;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
-use crate::store::file::{check_data_dir, create_private_dir, file_name, pattern_file_name};
+use crate::store::file::{
+    check_data_dir, create_private_dir, file_name, mtm_file_name, pattern_file_name,
+};
 use crate::store::StoredBytes;
 use crate::table::Table;
 
@@ -52,6 +54,22 @@ pub trait TableSource: Send + Sync {
     ) -> Result<Option<PatternDatabase<StoredBytes>>, SourceError> {
         let _ = (goal, tiles, build);
         Ok(None)
+    }
+
+    /// The MTM table of `goal` (a canonical goal on a board with tables), whose entries count
+    /// MTM moves: `Ok(None)` where the source keeps none, and the answer layer builds it in
+    /// memory (the default, so a source written before MTM keeps working).
+    ///
+    /// # Errors
+    /// Whatever kept the source from opening or building it.
+    fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
+        let _ = goal;
+        Ok(None)
+    }
+
+    /// Told when an MTM table it gave turned out damaged (see [`TableSource::damaged`]).
+    fn damaged_mtm(&self, goal: &State) {
+        let _ = goal;
     }
 }
 
@@ -213,6 +231,26 @@ impl TableSource for DataDir {
         let _ = std::fs::remove_file(self.dir.join(file_name(goal)));
     }
 
+    /// Opens the MTM table's own file ([`mtm_file_name`]), or builds and saves it, as for
+    /// [`DataDir::table`]: the same format, checks, atomic write and notices.
+    fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
+        let name = mtm_file_name(goal);
+        let _lock = build_lock(&self.dir, &name);
+        let (table, notices) = store::load_or_build_named(&self.dir, &name, goal, || {
+            let states = crate::RankSpace::new(goal.board())?.states() as u64;
+            (self.report)(SourceEvent::Building { goal, states });
+            build_isolated_with(goal, self.threads, crate::mtm::build_table)
+        })?;
+        for notice in &notices {
+            (self.report)(SourceEvent::Notice(notice));
+        }
+        Ok(Some(table))
+    }
+
+    fn damaged_mtm(&self, goal: &State) {
+        let _ = std::fs::remove_file(self.dir.join(mtm_file_name(goal)));
+    }
+
     /// Opens the database's file in the directory; builds and saves it when it is missing or
     /// damaged and `build` is set. A damaged file that is not rebuilt is reported and not used.
     fn pattern_database(
@@ -329,6 +367,19 @@ fn build_isolated(
     goal: &State,
     threads: Option<usize>,
 ) -> Result<Table<Vec<u8>>, crate::TooLargeError> {
+    build_isolated_with(goal, threads, Table::build)
+}
+
+/// A table generator: the STM table's ([`Table::build`]) or the MTM table's
+/// ([`crate::mtm::build_table`]).
+type Generator = fn(&State, BuildOptions) -> Result<Table<Vec<u8>>, crate::TooLargeError>;
+
+/// [`build_isolated`] with the generator `build`.
+fn build_isolated_with(
+    goal: &State,
+    threads: Option<usize>,
+    build: Generator,
+) -> Result<Table<Vec<u8>>, crate::TooLargeError> {
     let goal = *goal;
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -338,7 +389,7 @@ fn build_isolated(
             .num_threads(threads.max(1))
             .build()
             .expect("a rayon pool of a few threads can always be built");
-        pool.install(|| Table::build(&goal, BuildOptions::default()))
+        pool.install(|| build(&goal, BuildOptions::default()))
     })
     .join()
     .expect("the generator does not panic on a board that ranks")

@@ -112,7 +112,22 @@ pub fn load_or_build_with(
     goal: &State,
     build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
 ) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
-    let path = dir.join(file_name(goal));
+    load_or_build_named(dir, &file_name(goal), goal, build)
+}
+
+/// [`load_or_build_with`] for the table in file `name` of `dir` (the MTM table's,
+/// [`crate::store::file::mtm_file_name`], is another table of the same goal in the same
+/// format, under its own name).
+///
+/// # Errors
+/// What `build` returns.
+pub fn load_or_build_named(
+    dir: &Path,
+    name: &str,
+    goal: &State,
+    build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
+) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
+    let path = dir.join(name);
     let mut notices = Vec::new();
     if let Err(reason) = check_data_dir(dir) {
         // Not ours, or open to others: nothing in it is read, nothing is written to it.

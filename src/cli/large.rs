@@ -5,8 +5,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use npuzzle::large::{scramble_uniform, scramble_walk, solve_constructive, LargeBoard, LargeState};
-use npuzzle::rng::SplitMix64;
+use npuzzle::large::{scrambles, solve_constructive, LargeBoard, LargeState, Scrambler};
 use npuzzle::{moves_to_string, Guarantee, State};
 
 use super::args::{GoalArgs, SampleArgs, SampleFormat, ScrambleArg, SolveArgs, SolveFormat};
@@ -154,17 +153,18 @@ pub fn sample(args: &SampleArgs, kind: ScrambleArg, seed: u64) -> CommandResult 
         Some(small) => small.to_string(),
         None => state.to_string(),
     };
-    let mut rng = SplitMix64::new(seed);
+    let scrambler = match kind {
+        ScrambleArg::Uniform => Scrambler::Uniform,
+        ScrambleArg::Walk => Scrambler::Walk(args.moves),
+    };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.format == SampleFormat::Csv {
         writeln!(out, "start,goal")?;
     }
     let goal_text = spell(&goal);
-    for _ in 0..args.count {
-        let start = match kind {
-            ScrambleArg::Uniform => scramble_uniform(&goal, &mut rng),
-            ScrambleArg::Walk => scramble_walk(&goal, args.moves, &mut rng),
-        };
+    for start in
+        scrambles(&goal, scrambler, seed).take(usize::try_from(args.count).unwrap_or(usize::MAX))
+    {
         let start = spell(&start);
         match args.format {
             SampleFormat::Csv => {

@@ -146,7 +146,9 @@ fn judge_line(
         &start,
         &goal,
         claim,
-        How::within(search_limits).in_metric(metric),
+        How::within(search_limits)
+            .in_metric(metric)
+            .with_guarantee(line.guarantee),
     ) {
         Ok(answer) => match answer.value {
             Ok(judged) => (judged.verdict, judged.exact),
@@ -159,7 +161,7 @@ fn judge_line(
     };
     let wrong = !matches!(
         verdict.kind(),
-        VerdictKind::Optimal | VerdictKind::CorrectUnsolvable
+        VerdictKind::Optimal | VerdictKind::CorrectUnsolvable | VerdictKind::WithinGuarantee
     );
     let optimal = match exact {
         Exact::Distance(_) if wrong => {

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use npuzzle::verify::{parse_flag, parse_length, parse_moves, parse_path, Claim};
-use npuzzle::{Board, State};
+use npuzzle::{Board, Guarantee, State};
 
 use super::csv_line::LineCsv;
 use super::input::{goal_for, shorten, state_error};
@@ -52,6 +52,9 @@ pub struct Line {
     pub pair: Result<(State, State), String>,
     /// The claim, or why it could not be read.
     pub claim: Result<Claim, String>,
+    /// The guarantee the claim states (the `guarantee` field, as `npuzzle solve` writes it:
+    /// `optimal`, `within 1.2`, `none`); `optimal` where the line has none.
+    pub guarantee: Guarantee,
 }
 
 /// Where each known field sits in a CSV record.
@@ -65,6 +68,7 @@ pub struct Columns {
     path: Option<usize>,
     length: Option<usize>,
     unsolvable: Option<usize>,
+    guarantee: Option<usize>,
 }
 
 impl Columns {
@@ -83,6 +87,7 @@ impl Columns {
                 "path" => &mut columns.path,
                 "length" => &mut columns.length,
                 "unsolvable" => &mut columns.unsolvable,
+                "guarantee" => &mut columns.guarantee,
                 _ => continue,
             };
             slot.get_or_insert(i);
@@ -292,6 +297,7 @@ fn too_long(number: u64) -> Line {
         number,
         pair: Err(why.clone()),
         claim: Err(why),
+        guarantee: Guarantee::Optimal,
     }
 }
 
@@ -336,6 +342,7 @@ fn csv_line(
             number,
             pair: Err(why.clone()),
             claim: Err(why),
+            guarantee: Guarantee::Optimal,
         };
     }
     let pair = field(columns.start, "start")
@@ -348,13 +355,43 @@ fn csv_line(
             length: field(columns.length, "length")?.map(Cow::Borrowed),
             unsolvable: field(columns.unsolvable, "unsolvable")?.map(Cow::Borrowed),
         };
-        read_claim(text, &pair)
+        let claim = read_claim(text, &pair)?;
+        Ok((
+            claim,
+            read_guarantee(field(columns.guarantee, "guarantee")?)?,
+        ))
     })();
+    with_guarantee(number, pair, claim)
+}
+
+/// A line from its pair and its claim with the guarantee it states.
+fn with_guarantee(
+    number: u64,
+    pair: Result<(State, State), String>,
+    claim: Result<(Claim, Guarantee), String>,
+) -> Line {
+    let (claim, guarantee) = match claim {
+        Ok((claim, guarantee)) => (Ok(claim), guarantee),
+        Err(why) => (Err(why), Guarantee::Optimal),
+    };
     Line {
         number,
         pair,
         claim,
+        guarantee,
     }
+}
+
+/// Reads the `guarantee` field: the library's labels; `optimal` where there is none.
+fn read_guarantee(text: Option<&str>) -> Result<Guarantee, String> {
+    text.map_or(Ok(Guarantee::Optimal), |text| {
+        text.parse().map_err(|e| {
+            format!(
+                "invalid guarantee `{}`: {e} (or optimal, none)",
+                shorten(text)
+            )
+        })
+    })
 }
 
 /// One JSON line. Flexible fields are read as values and checked by hand, for clear messages.
@@ -368,10 +405,16 @@ struct JsonAnswer<'a> {
     moves: Option<serde_json::Value>,
     #[serde(default)]
     path: Option<serde_json::Value>,
-    #[serde(default, alias = "distance")]
+    #[serde(default)]
     length: Option<serde_json::Value>,
+    /// `distance` stands for `length` where there is no `length` (what `sample` writes);
+    /// beside a `length` (what `solve -f json` writes) it is the exact distance, not a claim.
+    #[serde(default)]
+    distance: Option<serde_json::Value>,
     #[serde(default)]
     unsolvable: Option<serde_json::Value>,
+    #[serde(default)]
+    guarantee: Option<serde_json::Value>,
 }
 
 fn json_line(number: u64, bytes: &[u8], defaults: &Defaults, cache: &mut GoalCache) -> Line {
@@ -383,17 +426,27 @@ fn json_line(number: u64, bytes: &[u8], defaults: &Defaults, cache: &mut GoalCac
                 number,
                 pair: Err(why.clone()),
                 claim: Err(why),
+                guarantee: Guarantee::Optimal,
             };
         }
     };
     let start = answer.start.as_deref().filter(|s| !s.is_empty());
     let pair = read_pair(start, answer.goal.as_deref(), defaults, cache);
-    let claim = json_claim(&answer).and_then(|text| read_claim(text, &pair));
-    Line {
-        number,
-        pair,
-        claim,
-    }
+    let claim = json_claim(&answer).and_then(|text| {
+        let claim = read_claim(text, &pair)?;
+        let guarantee = match &answer.guarantee {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(text)) => Some(text.as_str()),
+            Some(other) => {
+                return Err(format!(
+                    "`guarantee` must be a string (optimal, within 1.2, none), found {}",
+                    shorten(&other.to_string())
+                ))
+            }
+        };
+        Ok((claim, read_guarantee(guarantee)?))
+    });
+    with_guarantee(number, pair, claim)
 }
 
 fn json_claim<'a>(answer: &'a JsonAnswer<'_>) -> Result<ClaimText<'a>, String> {
@@ -433,7 +486,7 @@ fn json_claim<'a>(answer: &'a JsonAnswer<'_>) -> Result<ClaimText<'a>, String> {
             ))
         }
     };
-    let length = match &answer.length {
+    let length = match answer.length.as_ref().or(answer.distance.as_ref()) {
         None => None,
         Some(Value::Number(n)) => Some(Cow::Owned(n.to_string())),
         Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),

@@ -265,6 +265,9 @@ impl<W: Write> Report<W> {
             writeln!(self.out, "FAIL: no answers to verify")?;
         } else if failing == 0 {
             let what = match self.policy {
+                _ if self.counts[VerdictKind::WithinGuarantee.index()] > 0 => {
+                    "optimal, within the guarantee they state, or rightly unsolvable"
+                }
                 Policy::OptimalOnly => "optimal or rightly unsolvable",
                 Policy::AllowSuboptimal => "legal and at the goal, or rightly unsolvable",
             };

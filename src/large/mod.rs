@@ -29,6 +29,6 @@ mod solve;
 mod state;
 
 pub use board::{LargeBoard, LargeBoardError, MAX_SIDE};
-pub use scramble::{scramble_uniform, scramble_walk};
+pub use scramble::{scramble_uniform, scramble_walk, scrambles, Scrambler};
 pub use solve::{solve_constructive, Unsolvable};
 pub use state::{LargeState, ParseLargeError, MAX_LARGE_TEXT};

@@ -46,6 +46,46 @@ pub fn scramble_walk(goal: &LargeState, moves: usize, rng: &mut SplitMix64) -> L
     state
 }
 
+/// Which scrambler draws a state: [`scramble_uniform`], or [`scramble_walk`] of this many moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scrambler {
+    /// A uniformly random state of the goal's class.
+    Uniform,
+    /// The end of a random walk of this many moves from the goal.
+    Walk(usize),
+}
+
+impl Scrambler {
+    /// One state drawn from `rng`.
+    pub fn draw(self, goal: &LargeState, rng: &mut SplitMix64) -> LargeState {
+        match self {
+            Scrambler::Uniform => scramble_uniform(goal, rng),
+            Scrambler::Walk(moves) => scramble_walk(goal, moves, rng),
+        }
+    }
+}
+
+/// States drawn by `scrambler` one after another from one stream seeded with `seed`: the
+/// draws of `npuzzle sample --scramble` and of Python's `sample(scramble=...)`, so that one
+/// seed gives the same states everywhere.
+///
+/// ```
+/// use npuzzle::large::{scrambles, LargeBoard, LargeState, Scrambler};
+/// let goal = LargeState::goal(LargeBoard::new(10, 10)?);
+/// let drawn: Vec<LargeState> = scrambles(&goal, Scrambler::Walk(50), 7).take(3).collect();
+/// assert!(drawn.iter().all(|state| state.can_reach(&goal)));
+/// assert_eq!(drawn, scrambles(&goal, Scrambler::Walk(50), 7).take(3).collect::<Vec<_>>());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn scrambles(
+    goal: &LargeState,
+    scrambler: Scrambler,
+    seed: u64,
+) -> impl Iterator<Item = LargeState> + '_ {
+    let mut rng = SplitMix64::new(seed);
+    std::iter::repeat_with(move || scrambler.draw(goal, &mut rng))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,18 @@ use crate::state::State;
 use crate::store::file::StoredBytes;
 use crate::table::{Table, TableError};
 
+/// The MTM table of `goal` as plain bytes in the store's format (header, histogram, block
+/// checks), for saving to its own file in a data directory.
+///
+/// # Errors
+/// [`TooLargeError`] for boards too large to rank.
+pub fn build_table(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
+    let space = RankSpace::new(goal.board())?;
+    let distances = generate::distances(&space, goal, options);
+    let bytes = crate::generate::encode(goal, &distances);
+    Ok(Table::from_bytes(bytes).expect("an encoded table decodes"))
+}
+
 /// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
 /// moves. Only its plain reads are used ([`Table::distance_to`]); the STM table's neighbour
 /// checks (`distance_checked`, `verify_deep`) assume STM and do not apply.
@@ -50,11 +62,15 @@ impl MtmTable {
     /// # Errors
     /// [`TooLargeError`] for boards too large to rank.
     pub fn build(goal: &State, options: BuildOptions) -> Result<MtmTable, TooLargeError> {
-        let space = RankSpace::new(goal.board())?;
-        let distances = generate::distances(&space, goal, options);
-        let bytes = crate::generate::encode(goal, &distances);
-        let table = Table::from_bytes(StoredBytes::from(bytes)).expect("an encoded table decodes");
-        Ok(MtmTable { table })
+        Ok(MtmTable::from_table(
+            build_table(goal, options)?.map_bytes(StoredBytes::from),
+        ))
+    }
+
+    /// The MTM table held in `table`, a table whose entries count MTM moves: one
+    /// [`build_table`] made, or one opened from its file ([`crate::store::file::mtm_file_name`]).
+    pub fn from_table(table: Table<StoredBytes>) -> MtmTable {
+        MtmTable { table }
     }
 
     /// The table: its header (goal, histogram) and entries, in MTM moves.

@@ -177,6 +177,19 @@ pub fn file_name(goal: &State) -> String {
     format!("{}-{}.npt", goal.board(), cells.join(sep))
 }
 
+/// The file name of the MTM table ([`crate::mtm::MtmTable`]) for `goal`: the STM table's name
+/// with `mtm-` before it (`mtm-3x3-123456780.npt`), in the same format.
+///
+/// ```
+/// use npuzzle::store::file::{file_name, mtm_file_name};
+/// let goal: npuzzle::State = "123456780".parse()?;
+/// assert_eq!(mtm_file_name(&goal), format!("mtm-{}", file_name(&goal)));
+/// # Ok::<(), npuzzle::ParseStateError>(())
+/// ```
+pub fn mtm_file_name(goal: &State) -> String {
+    format!("mtm-{}", file_name(goal))
+}
+
 /// The file in a data directory listing the pattern database files that passed the deep
 /// check, each by name, device, inode, size and change time: a file whose entry matches is
 /// not checked again; a file edited since (its change time moves, even when its size and
