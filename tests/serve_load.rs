@@ -441,6 +441,68 @@ fn the_server_builds_nothing_unless_told_and_keeps_to_its_memory_budget() {
     server.terminate();
 }
 
+/// MTM tables follow the STM tables' policy: their own files in the data directory, opened
+/// when present, built (and saved) only under `--build`, within the memory budget; a 12-cell
+/// board is no longer refused outright but budgeted like its STM table.
+#[test]
+fn mtm_tables_are_served_from_the_data_directory_under_the_same_policy() {
+    let start = State::parse("867254301", None).expect("a 3x3 state");
+    let goal = State::goal(start.board());
+    let exact = Oracle::in_memory()
+        .distance(
+            &start,
+            &goal,
+            How::default().in_metric(npuzzle::Metric::Mtm),
+        )
+        .expect("the MTM table builds")
+        .value
+        .expect("a solvable pair");
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let server = Server::start_with(data.path(), &[], None);
+    let reply = Client::connect(&server.address)
+        .get("/api/distance?start=867254301&metric=mtm")
+        .expect("an answer");
+    assert_eq!(reply.status, 503, "{reply:?}");
+    let message = json(&reply)["error"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("MTM table") && message.contains("--build"),
+        "{message}"
+    );
+    assert_eq!(entries(data.path()), 0, "nothing built or written");
+    server.terminate();
+
+    // The CLI saves the MTM table in the directory; the server, still not building, uses it.
+    let built = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(data.path())
+        .args(["distance", "--metric", "mtm", "867254301"])
+        .output()
+        .expect("distance runs");
+    assert!(built.status.success(), "{built:?}");
+    assert_eq!(entries(data.path()), 1, "the MTM table's file");
+    let server = Server::start_with(data.path(), &[], None);
+    let reply = Client::connect(&server.address)
+        .get("/api/distance?start=867254301&metric=mtm")
+        .expect("an answer");
+    assert_eq!(json(&reply)["distance"], u64::from(exact), "{reply:?}");
+    server.terminate();
+
+    // A 12-cell MTM table (240 MB) is budgeted like the STM one: over 64 MB, refused, unbuilt.
+    let other = tempfile::tempdir().expect("a temporary directory");
+    let server = Server::start_with(other.path(), &["--build", "--max-memory", "64M"], None);
+    let reply = Client::connect(&server.address)
+        .get("/api/distance?board=4x3&start=1,2,3,4,5,6,7,8,9,10,0,11&metric=mtm")
+        .expect("an answer");
+    assert_eq!(reply.status, 503, "{reply:?}");
+    let message = json(&reply)["error"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("MTM table") && message.contains("--max-memory of 67 MB"),
+        "{message}"
+    );
+    assert_eq!(entries(other.path()), 0, "nothing built");
+    server.terminate();
+}
+
 /// `count` connections that send nothing.
 fn idle_connections(address: &str, count: usize) -> Vec<TcpStream> {
     (0..count)

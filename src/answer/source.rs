@@ -86,6 +86,13 @@ impl TableSource for BuildInMemory {
         Ok(table.map_bytes(StoredBytes::from))
     }
 
+    /// Builds the MTM table in memory, as the answer layer would for a source that keeps none;
+    /// given here so that a source wrapping this one (the server's) can budget it.
+    fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
+        let table = build_isolated_with(goal, self.threads, crate::mtm::build_table)?;
+        Ok(Some(table.map_bytes(StoredBytes::from)))
+    }
+
     /// Builds the database when `build` is set (the databases built on first use, 4x4 6-6-3:
     /// about two seconds); otherwise has none.
     fn pattern_database(

@@ -179,30 +179,14 @@ fn read_limits(text: Option<&str>) -> Result<Limits, ApiError> {
     Ok(limits)
 }
 
-/// Boards with MTM tables the server builds (in memory, on first use): the 12-cell ones
-/// (240 MB each) are left out of its memory budget's reach, so they are refused.
-const MAX_MTM_TABLE_CELLS: usize = 10;
-
 /// The request's metric: `stm` unless `metric=mtm`.
-fn read_metric(text: Option<&str>, board: Board) -> Result<Metric, ApiError> {
+fn read_metric(text: Option<&str>) -> Result<Metric, ApiError> {
     let metric = match text.filter(|t| !t.is_empty()) {
         None => Metric::Stm,
         Some(text) => text
             .parse::<Metric>()
             .map_err(|e| ApiError::bad(format!("invalid metric `{}`: {e}", shorten(text))))?,
     };
-    if metric == Metric::Mtm
-        && npuzzle::answer::has_table(board)
-        && board.cells() > MAX_MTM_TABLE_CELLS
-    {
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server does not build MTM tables of {} cells (240 MB); ask `npuzzle distance --metric mtm` instead",
-                board.cells()
-            ),
-        ));
-    }
     Ok(metric)
 }
 
@@ -217,7 +201,7 @@ fn read_pair(query: &PairQuery) -> Result<Pair, ApiError> {
         Some(text) => parse_state("goal", text, Some(start.board()))?,
         None => State::goal(start.board()),
     };
-    let metric = read_metric(query.metric.as_deref(), start.board())?;
+    let metric = read_metric(query.metric.as_deref())?;
     Ok(Pair {
         start,
         goal,

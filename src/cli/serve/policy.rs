@@ -160,42 +160,81 @@ fn table_hint(goal: &State) -> String {
     format!("npuzzle build --board {} --goal {goal}", goal.board())
 }
 
-impl<S: TableSource> TableSource for PolicySource<S> {
-    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
+impl<S: TableSource> PolicySource<S> {
+    /// A table in the data directory's file `name` (STM or MTM, one byte per state): opened
+    /// within the budget when present and sound, else built by `build` (the inner source)
+    /// under the build policy, within the budget.
+    fn table_named(
+        &self,
+        goal: &State,
+        name: &str,
+        metric: &str,
+        build: impl FnOnce() -> Result<Table<StoredBytes>, SourceError>,
+    ) -> Result<Table<StoredBytes>, SourceError> {
         // One byte per state.
         let bytes = u64::from(RankSpace::new(goal.board())?.states());
-        let what = format!("{} table for goal {goal} ({})", goal.board(), mb(bytes));
-        let present = self
-            .dir
-            .as_ref()
-            .is_some_and(|dir| dir.join(npuzzle::store::file::file_name(goal)).is_file());
-        let table = if present {
+        let what = format!(
+            "{} {metric}table for goal {goal} ({})",
+            goal.board(),
+            mb(bytes)
+        );
+        let hint = if metric.is_empty() {
+            table_hint(goal)
+        } else {
+            format!(
+                "npuzzle distance --metric mtm --board {} --goal {goal} {goal}",
+                goal.board()
+            )
+        };
+        let path = self.dir.as_ref().map(|dir| dir.join(name));
+        let sound = path.as_ref().filter(|path| path.is_file()).map(|path| {
             self.within_budget(&what, bytes, 0)?;
             // A damaged file would be rebuilt by the inner source: that is a build too.
-            match self
-                .dir
-                .as_ref()
-                .map(|dir| file::open_trusted(&dir.join(npuzzle::store::file::file_name(goal))))
-            {
-                Some(Ok(table)) if table.expect(goal).is_ok() => table,
-                _ => self.build_one(&what, &table_hint(goal), || {
-                    // The generator's layers and parities: about a third of the body more.
-                    self.within_budget(&what, bytes, bytes / 2)?;
-                    self.inner.table(goal)
-                })?,
-            }
-        } else {
-            self.build_one(&what, &table_hint(goal), || {
+            Ok::<_, SourceError>(
+                file::open_trusted(path)
+                    .ok()
+                    .filter(|table| table.expect(goal).is_ok()),
+            )
+        });
+        let table = match sound.transpose()?.flatten() {
+            Some(table) => table,
+            None => self.build_one(&what, &hint, || {
+                // The generator's layers and parities: about a third of the body more.
                 self.within_budget(&what, bytes, bytes / 2)?;
-                self.inner.table(goal)
-            })?
+                build()
+            })?,
         };
         self.held.fetch_add(bytes, Ordering::Relaxed);
         Ok(table)
     }
+}
+
+impl<S: TableSource> TableSource for PolicySource<S> {
+    fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
+        let name = npuzzle::store::file::file_name(goal);
+        self.table_named(goal, &name, "", || self.inner.table(goal))
+    }
 
     fn damaged(&self, goal: &State) {
         self.inner.damaged(goal);
+    }
+
+    /// The MTM table under the same policy as [`PolicySource::table`]: its own file in the
+    /// data directory, built by the inner source (and saved there) only under `--build`.
+    fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
+        let name = npuzzle::store::file::mtm_file_name(goal);
+        let table = self.table_named(goal, &name, "MTM ", || {
+            self.inner.mtm_table(goal)?.ok_or_else(|| -> SourceError {
+                Box::new(Refused(
+                    "the server's table source keeps no MTM tables".to_string(),
+                ))
+            })
+        })?;
+        Ok(Some(table))
+    }
+
+    fn damaged_mtm(&self, goal: &State) {
+        self.inner.damaged_mtm(goal);
     }
 
     /// A database present in the data directory is opened (its first use checks it deeply);
