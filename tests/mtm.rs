@@ -3,6 +3,8 @@
 //! board up to 3x3; MTM never above STM; the MTM search against the tables; the walking
 //! distance's admissibility; published counts (OEIS A389728, the 15-puzzle's MTM histogram).
 
+mod references;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
@@ -10,7 +12,6 @@ use npuzzle::generate::BuildOptions;
 use npuzzle::metric::Metric;
 use npuzzle::mtm::walking::WalkingDistance;
 use npuzzle::mtm::MtmTable;
-use npuzzle::rng::SplitMix64;
 use npuzzle::{Board, How, Limits, Oracle, RankSpace, State, Table};
 
 /// OEIS A389728 (Ben Whitmore, 2026): 15-puzzle positions at each MTM distance from a goal
@@ -168,21 +169,6 @@ fn walking_distance_never_overestimates_on_every_3x3_state_and_all_goals() {
     }
 }
 
-/// Random solvable states for `goal`, by a long random walk.
-fn random_states(goal: &State, count: usize, seed: u64) -> Vec<State> {
-    let mut rng = SplitMix64::new(seed);
-    (0..count)
-        .map(|_| {
-            let mut s = *goal;
-            for _ in 0..200 {
-                let moves: Vec<_> = s.successors().collect();
-                s = moves[rng.below(moves.len() as u64) as usize].1;
-            }
-            s
-        })
-        .collect()
-}
-
 #[test]
 fn mtm_search_agrees_with_the_mtm_tables_on_3x3_2x5_and_3x4_samples() {
     let oracle = Oracle::in_memory();
@@ -192,7 +178,7 @@ fn mtm_search_agrees_with_the_mtm_tables_on_3x3_2x5_and_3x4_samples() {
         let board: Board = board.parse().unwrap();
         let goal = State::goal(board);
         let count = if board.cells() > 9 { 15 } else { 200 };
-        for start in random_states(&goal, count, 28) {
+        for start in references::random_states(&goal, count, 28) {
             let exact = if board == "3x4".parse::<Board>().unwrap() {
                 table_3x4().distance_to(&start, &goal).unwrap().unwrap()
             } else {
@@ -224,7 +210,7 @@ fn mtm_table_entries_on_a_3x4_sample_agree_with_their_mtm_neighbours() {
     let d = |s: &State| table.distance_to(s, &goal).unwrap().unwrap();
     assert_eq!(d(&goal), 0);
     let (w, h) = (board.width(), board.height());
-    for start in random_states(&goal, 2000, 34) {
+    for start in references::random_states(&goal, 2000, 34) {
         let here = d(&start);
         let around: Vec<u8> = mtm_neighbours(start.cells(), w, h)
             .iter()

@@ -5,6 +5,8 @@
 //! 2x4 state and a 3x4 sample, nor on every 4x4 state within 7 MTM moves of two goals; and
 //! IDA* with them returns the exact MTM distance on 3x3, 3x4 and 4x4 samples.
 
+mod references;
+
 use std::collections::{HashMap, VecDeque};
 
 use npuzzle::generate::BuildOptions;
@@ -14,24 +16,8 @@ use npuzzle::mtm::pattern::PatternDb;
 use npuzzle::mtm::search::ida_star;
 use npuzzle::mtm::walking::WalkingDistance;
 use npuzzle::mtm::MtmTable;
-use npuzzle::rng::SplitMix64;
 use npuzzle::search::Outcome;
 use npuzzle::{Board, Limits, RankSpace, State};
-
-/// Random solvable states for `goal`, by a long random walk.
-fn random_states(goal: &State, count: usize, seed: u64) -> Vec<State> {
-    let mut rng = SplitMix64::new(seed);
-    (0..count)
-        .map(|_| {
-            let mut s = *goal;
-            for _ in 0..200 {
-                let moves: Vec<_> = s.successors().collect();
-                s = moves[rng.below(moves.len() as u64) as usize].1;
-            }
-            s
-        })
-        .collect()
-}
 
 /// The goal's cells other than its blank's, in `groups` runs of consecutive cells that
 /// overlap by one (so every tile is in some pattern and the patterns share tiles).
@@ -47,6 +33,21 @@ fn overlapping_patterns(goal: &State, size: usize) -> Vec<Vec<usize>> {
         at = end - 1;
     }
     out
+}
+
+/// MTM IDA* with `h` from `start` reaches `goal` in the MTM table's exact distance.
+fn assert_searched_exactly(start: &State, goal: &State, h: &MtmHeuristic, table: &MtmTable) {
+    let exact = table.distance_to(start, goal).unwrap().unwrap();
+    let result = ida_star(start, h, &Limits::NONE);
+    let Outcome::Solved(solution) = result.outcome else {
+        panic!("{start}: {:?}", result.outcome);
+    };
+    assert_eq!(solution.end(), *goal);
+    assert_eq!(
+        Metric::Mtm.length(solution.moves()),
+        usize::from(exact),
+        "{start}"
+    );
 }
 
 fn heuristic(goal: &State, patterns: &[Vec<usize>]) -> MtmHeuristic {
@@ -125,21 +126,11 @@ fn mtm_pattern_databases_never_overestimate_on_a_3x4_sample_and_search_finds_the
     let goal = State::goal(board);
     let table = MtmTable::build(&goal, BuildOptions::default()).unwrap();
     let h = heuristic(&goal, &overlapping_patterns(&goal, 5));
-    let states = random_states(&goal, 3000, 280);
+    let states = references::random_states(&goal, 3000, 280);
     let (sum_h, sum_w, _) = check_admissible(&h, &table, states.iter().copied());
     assert!(sum_h > sum_w);
     for start in states.iter().take(25) {
-        let exact = table.distance_to(start, &goal).unwrap().unwrap();
-        let result = ida_star(start, &h, &Limits::NONE);
-        let Outcome::Solved(solution) = result.outcome else {
-            panic!("{start}: {:?}", result.outcome);
-        };
-        assert_eq!(solution.end(), goal);
-        assert_eq!(
-            Metric::Mtm.length(solution.moves()),
-            exact as usize,
-            "{start}"
-        );
+        assert_searched_exactly(start, &goal, &h, &table);
     }
 }
 
@@ -149,18 +140,8 @@ fn mtm_search_with_pattern_databases_finds_the_exact_distance_on_3x3_samples() {
         let goal = State::canonical_goal(Board::THREE_BY_THREE, blank);
         let table = MtmTable::build(&goal, BuildOptions::default()).unwrap();
         let h = heuristic(&goal, &overlapping_patterns(&goal, 4));
-        for start in random_states(&goal, 150, 2800 + blank as u64) {
-            let exact = table.distance_to(&start, &goal).unwrap().unwrap();
-            let result = ida_star(&start, &h, &Limits::NONE);
-            let Outcome::Solved(solution) = result.outcome else {
-                panic!("{start}: {:?}", result.outcome);
-            };
-            assert_eq!(solution.end(), goal);
-            assert_eq!(
-                Metric::Mtm.length(solution.moves()),
-                exact as usize,
-                "{start}"
-            );
+        for start in references::random_states(&goal, 150, 2800 + blank as u64) {
+            assert_searched_exactly(&start, &goal, &h, &table);
         }
     }
 }

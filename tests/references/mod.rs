@@ -51,6 +51,13 @@ pub fn walk(from: &State, steps: usize, rng: &mut SplitMix64) -> State {
     state
 }
 
+/// `count` states, each 200 random moves from `goal` (so solvable for it), from one seeded
+/// stream.
+pub fn random_states(goal: &State, count: usize, seed: u64) -> Vec<State> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count).map(|_| walk(goal, 200, &mut rng)).collect()
+}
+
 /// Checks the moves a table walk took from `start`: each is the first move in `U D L R` order
 /// to a state one closer by `distance` (the table's), and they end at `goal`.
 pub fn assert_first_closer_moves(
