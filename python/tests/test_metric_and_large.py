@@ -18,25 +18,7 @@ import pytest
 import npuzzle
 
 from test_api import cli_binary
-
-MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-
-
-def replay(tiles, width, moves):
-    """The tiles after the blank's single-cell `moves` (assert each is legal)."""
-    tiles = list(tiles)
-    height = len(tiles) // width
-    blank = tiles.index(0)
-    for letter in moves:
-        dr, dc = MOVES[letter]
-        r, c = divmod(blank, width)
-        r, c = r + dr, c + dc
-        assert 0 <= r < height and 0 <= c < width, f"{letter} leaves the board"
-        cell = r * width + c
-        tiles[blank], tiles[cell] = tiles[cell], tiles[blank]
-        blank = cell
-    return tuple(tiles)
-
+from test_properties import STEP as MOVES, replay  # replay: None at an illegal move, never a goal
 
 def runs(moves):
     """The MTM length of single-cell moves: their runs of equal letters."""
