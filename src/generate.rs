@@ -248,6 +248,22 @@ const RUN_MIN: usize = 8;
 /// piece of a run.
 const RUN_DENSITY: usize = 2;
 
+/// A layer of fewer states than this is expanded on the calling thread, its blocks one after
+/// the other; a wider one is shared among rayon's threads, a block per task.
+///
+/// Why: a parallel layer costs a fork-join (waking a sleeping worker, a futex each way, and a
+/// barrier at the layer's end: tens of microseconds on this 2-core VM, far more when the
+/// machine is loaded and the worker waits for a core), while a state costs about 4-5 ns on
+/// one thread. A layer of `n` states split over two threads saves at most about `2n` ns, so
+/// below a few thousand states the fork-join costs more than it saves. On 3x3 this keeps 23
+/// of the 32 layers (the narrow ends, 16% of the states) on one thread and shares the 9 wide
+/// ones (9,529 to 24,047 states, 84%): before, every layer was shared and 2 threads measured
+/// 0.95x of 1 thread (issue 26). Every layer of a 12-cell board past the first few is far
+/// wider than this, so those builds are unchanged. The order of the blocks does not change
+/// the result (each task writes only its own block), so the output is the same either way.
+/// Measured in BENCHMARKS.md ("The 3x3 generator, 1 and 2 threads").
+const SHARED_FROM: u64 = 8192;
+
 /// What one task of a layer owns: a destination cell, its layer block (layer `d - 1` in, the
 /// new layer out), its "came via" blocks and its distance bytes.
 struct Job<'a> {
@@ -314,29 +330,34 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 entries: std::mem::take(&mut blocks[cell]),
             })
             .collect();
-        let reached: Vec<u64> = jobs
-            .par_iter_mut()
-            .with_max_len(1)
-            .map(|job| {
-                let vertical = &verticals[job.cell];
-                for (out, m) in job.via.iter_mut().zip(vertical) {
-                    out.clear();
-                    let size = usize::try_from(sizes[m.from]).expect("a layer that fits in memory");
-                    if size > 0 {
-                        let came = via[m.from][m.back].bits.as_raw_slice();
-                        let low = (parities.as_raw_slice(), flips[m.from]);
-                        expand(space, m.window, (&layers[m.from], size), came, low, out);
-                    }
+        let expand_job = |job: &mut Job| {
+            let vertical = &verticals[job.cell];
+            for (out, m) in job.via.iter_mut().zip(vertical) {
+                out.clear();
+                let size = usize::try_from(sizes[m.from]).expect("a layer that fits in memory");
+                if size > 0 {
+                    let came = via[m.from][m.back].bits.as_raw_slice();
+                    let low = (parities.as_raw_slice(), flips[m.from]);
+                    expand(space, m.window, (&layers[m.from], size), came, low, out);
                 }
-                let mut sources: Vec<&Marked> = horizontals[job.cell]
-                    .iter()
-                    .filter(|&&from| sizes[from] > 0)
-                    .map(|&from| &layers[from])
-                    .collect();
-                sources.extend(&job.via);
-                claim(&sources, &mut job.layer, job.entries, depth)
-            })
-            .collect();
+            }
+            let mut sources: Vec<&Marked> = horizontals[job.cell]
+                .iter()
+                .filter(|&&from| sizes[from] > 0)
+                .map(|&from| &layers[from])
+                .collect();
+            sources.extend(&job.via);
+            claim(&sources, &mut job.layer, job.entries, depth)
+        };
+        let frontier: u64 = sizes.iter().sum();
+        let reached: Vec<u64> = if frontier < SHARED_FROM || rayon::current_num_threads() == 1 {
+            jobs.iter_mut().map(expand_job).collect()
+        } else {
+            jobs.par_iter_mut()
+                .with_max_len(1)
+                .map(expand_job)
+                .collect()
+        };
         for (job, n) in jobs.into_iter().zip(reached) {
             sizes[job.cell] = n;
             layers[job.cell] = job.layer;
