@@ -49,6 +49,7 @@ fn mixed_input(lines: usize, seed: u64) -> Vec<u8> {
         out.extend_from_slice(line.as_bytes());
         if i % 5000 == 17 {
             out.extend_from_slice(b"\xff\xfe12345678\n"); // not UTF-8
+            out.extend_from_slice(b"123456780,1,2\n"); // three fields
         }
         if i == lines / 2 {
             // Over the 1 MiB a line may hold: skipped unread, its row the error.
@@ -167,8 +168,13 @@ fn the_fast_path_writes_the_general_paths_bytes_and_exit_code() {
     ] {
         assert!(rows.contains(part), "the input exercises {part:?}");
     }
-    assert!(check_distances(&csv.stdout) > 50_000);
+    assert!(
+        check_distances(&csv.stdout) > 20_000,
+        "half the lines are answered, half of those solvable"
+    );
     let small = mixed_input(3_000, 7);
+    // MTM tables are saved on first use: build them before the runs compared.
+    run(&["batch", "--metric", "mtm"], dir.path(), &small, true);
     for args in [
         &["batch", "-f", "jsonl"][..],
         &["batch", "--threads", "1"],
@@ -184,7 +190,7 @@ fn the_fast_path_writes_the_general_paths_bytes_and_exit_code() {
     }
     // The relabelled goal's distances are the library's too.
     let relabelled = assert_same(&["batch", "--goal", "123804765"], dir.path(), &input);
-    assert!(check_distances(&relabelled.stdout) > 50_000);
+    assert!(check_distances(&relabelled.stdout) > 20_000);
 }
 
 #[test]
