@@ -341,39 +341,138 @@ pub(crate) fn lex(text: &str, max_value: usize) -> Result<Lexed, ParseStateError
     Ok(Lexed { tokens, rows })
 }
 
-/// Reads the compact form (`123456780`, `12345678_`: one character per cell, no separators)
-/// when it spells a valid state of the board asked for, or of the square board with that many
-/// cells. `None` for anything else, which the general parser then reads or refuses.
-fn parse_compact(bytes: &[u8], asked: Option<Board>) -> Option<State> {
-    let n = bytes.len();
-    let board = match asked {
-        Some(board) if board.cells() == n => board,
-        Some(_) => return None,
-        None => Board::square_with_cells(n)?,
-    };
-    let mut cells = [0u8; MAX_CELLS];
-    let mut seen: u32 = 0;
-    let mut blank = 0u8;
-    for (cell, &byte) in bytes.iter().enumerate() {
-        let value = match byte {
-            b'0'..=b'9' => byte - b'0',
-            b'_' | b'.' => 0,
-            _ => return None,
-        };
-        if usize::from(value) >= n || seen & (1 << value) != 0 {
-            return None;
+/// Reads the plain spellings of a valid state without allocating: one character per cell
+/// (`123456780`, `12345678_`), maybe cut into rows by single `/` (`123/456/780`), or cells of
+/// one or two digits (or a lone `_` or `.`) apart by spaces or tabs with at most one `,` or `/`
+/// between two cells (`1 2 3 4 5 6 7 8 0`, `1,2,3,4,5,6,7,8,0`, `1, 2, 3/4, 5, 6/7, 8, 0`).
+/// `Some` only for a text the general parser reads as the same state on the same board; `None`
+/// for anything else, which the general parser then reads or refuses, so every error is still
+/// its. Batch queries read millions of lines; this is their cost of parsing.
+fn parse_plain(text: &[u8], asked: Option<Board>) -> Option<State> {
+    if text.len() > MAX_STATE_TEXT {
+        return None; // the general parser's `TooLong`
+    }
+    let text = text.trim_ascii();
+    // The lexer's choice: cells are apart when there is whitespace or a comma between them. A
+    // text accepted below holds no whitespace but spaces and tabs, so this is the same choice.
+    let spaced = text.iter().any(|&b| matches!(b, b' ' | b'\t' | b','));
+    let mut read = PlainCells::default();
+    if !spaced {
+        // One character per cell, rows cut by single `/`.
+        for &b in text {
+            match b {
+                b'0'..=b'9' => read.push(b - b'0')?,
+                b'_' | b'.' => read.push(0)?,
+                b'/' => read.cut()?,
+                _ => return None,
+            }
         }
-        seen |= 1 << value;
-        cells[cell] = value;
-        if value == 0 {
-            blank = to_byte(cell);
+    } else {
+        let mut i = 0;
+        loop {
+            let (value, len) = match *text.get(i..)? {
+                [b'_' | b'.', ..] => (0, 1),
+                [a @ b'0'..=b'9', b @ b'0'..=b'9', ..] => (10 * (a - b'0') + (b - b'0'), 2),
+                [a @ b'0'..=b'9', ..] => (a - b'0', 1),
+                _ => return None,
+            };
+            read.push(value)?;
+            i += len;
+            if i == text.len() {
+                break;
+            }
+            // Spaces and tabs, with at most one `,` or `/`, part it from the next cell.
+            let (mut apart, mut hard) = (0, 0);
+            while let Some(&b) = text.get(i) {
+                match b {
+                    b' ' | b'\t' => {}
+                    b',' => hard += 1,
+                    b'/' => {
+                        hard += 1;
+                        read.cut()?;
+                    }
+                    _ => break,
+                }
+                apart += 1;
+                i += 1;
+            }
+            if hard > 1 || apart == 0 {
+                return None;
+            }
         }
     }
-    Some(State {
-        board,
-        blank,
-        cells,
-    })
+    read.state(asked)
+}
+
+/// The cells [`parse_plain`] has read so far, and the rows they were cut into.
+#[derive(Default)]
+struct PlainCells {
+    cells: [u8; MAX_CELLS],
+    n: usize,
+    /// A bit per tile seen.
+    seen: u32,
+    blank: u8,
+    /// Rows started; the first row's length; the current row's.
+    rows: usize,
+    width: usize,
+    row_len: usize,
+}
+
+impl PlainCells {
+    /// The next cell; `None` for a tile seen before or beyond any board.
+    #[inline]
+    fn push(&mut self, value: u8) -> Option<()> {
+        if usize::from(value) >= MAX_CELLS || self.n == MAX_CELLS || self.seen & (1 << value) != 0 {
+            return None;
+        }
+        self.seen |= 1 << value;
+        self.cells[self.n] = value;
+        if value == 0 {
+            self.blank = to_byte(self.n);
+        }
+        self.n += 1;
+        self.row_len += 1;
+        Some(())
+    }
+
+    /// A `/`: the end of a row, as long as the first; `None` for an empty or ragged row.
+    #[inline]
+    fn cut(&mut self) -> Option<()> {
+        if self.row_len == 0 || (self.rows > 0 && self.row_len != self.width) {
+            return None;
+        }
+        if self.rows == 0 {
+            self.width = self.row_len;
+        }
+        self.rows += 1;
+        self.row_len = 0;
+        Some(())
+    }
+
+    /// The state read, on the board the general parser would choose (`infer_board`), if its
+    /// tiles are a permutation of that board's.
+    fn state(mut self, asked: Option<Board>) -> Option<State> {
+        let from_rows = match self.rows {
+            0 => None,
+            _ => {
+                self.cut()?; // the last row, after the last `/`
+                Some(Board::new(self.width, self.rows).ok()?)
+            }
+        };
+        let n = self.n;
+        let board = match (asked, from_rows) {
+            (Some(board), rows) if board.cells() == n && rows.is_none_or(|r| r == board) => board,
+            (Some(_), _) => return None,
+            (None, Some(rows)) => rows,
+            (None, None) => Board::square_with_cells(n)?,
+        };
+        // `n` distinct tiles, each below `n`: a permutation of the board's tiles.
+        (board.cells() == n && u64::from(self.seen) == (1u64 << n) - 1).then_some(State {
+            board,
+            blank: self.blank,
+            cells: self.cells,
+        })
+    }
 }
 
 /// Chooses the board from what was asked for, the rows written, or the cell count.
@@ -443,9 +542,9 @@ impl State {
     /// # Errors
     /// A [`ParseStateError`] naming the problem and its column. Never panics.
     pub fn parse(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
-        // Batch queries read millions of `123456780` lines: answer that form without allocating.
-        // The fast path accepts only valid states, so every error still comes from `parse_general`.
-        if let Some(state) = parse_compact(text.as_bytes(), board) {
+        // Batch queries read millions of lines: answer the plain spellings without allocating.
+        // That path accepts only valid states, so every error still comes from `parse_general`.
+        if let Some(state) = parse_plain(text.as_bytes(), board) {
             return Ok(state);
         }
         State::parse_general(text, board)
@@ -893,20 +992,83 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn the_compact_fast_path_agrees_with_the_general_parser(
+        fn the_plain_fast_path_agrees_with_the_general_parser(
+            text in "[0-9_./, \t]{0,30}",
+            size in proptest::option::of((2usize..=5, 2usize..=5)),
+        ) {
+            let board = size.and_then(|(w, h)| Board::new(w, h).ok());
+            if let Some(fast) = parse_plain(text.as_bytes(), board) {
+                proptest::prop_assert_eq!(Ok(fast), State::parse_general(&text, board), "{:?}", text);
+            }
+        }
+
+        #[test]
+        fn the_compact_form_takes_the_fast_path_exactly_when_it_is_valid(
             text in "[0-9_.]{0,11}",
             size in proptest::option::of((2usize..=5, 2usize..=5)),
         ) {
             let board = size.and_then(|(w, h)| Board::new(w, h).ok());
             let general = State::parse_general(&text, board);
-            match parse_compact(text.as_bytes(), board) {
+            match parse_plain(text.as_bytes(), board) {
                 Some(fast) => proptest::prop_assert_eq!(Ok(fast), general),
-                // The fast path declines only what the general parser refuses, or reads
-                // through another route (none for these characters).
                 None => proptest::prop_assert!(general.is_err(), "{text:?} {general:?}"),
             }
         }
+
+        #[test]
+        fn states_spelled_with_any_gaps_agree_and_the_documented_spellings_are_fast(
+            seed in proptest::prelude::any::<u64>(),
+            (width, height) in (2usize..=5, 2usize..=5),
+            gaps in proptest::collection::vec(0usize..GAPS.len(), 24),
+            uniform in 0usize..4,
+            blank in 0usize..3,
+            ask in proptest::prelude::any::<bool>(),
+        ) {
+            let Ok(board) = Board::new(width, height) else { return Ok(()) };
+            let n = board.cells();
+            let mut tiles: Vec<usize> = (0..n).collect();
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            for i in (1..n).rev() {
+                tiles.swap(i, rng.index_below(i + 1));
+            }
+            let mut text = String::new();
+            for (cell, &tile) in tiles.iter().enumerate() {
+                if cell > 0 {
+                    text.push_str(match uniform {
+                        // The documented spellings: compact (where every tile is one digit),
+                        // spaces, commas, rows cut by `/`.
+                        0 if n <= 10 => "",
+                        1 => " ",
+                        2 => ",",
+                        3 if n <= 10 => if cell % width == 0 { "/" } else { "" },
+                        _ => GAPS[gaps[cell - 1]],
+                    });
+                }
+                match tile {
+                    0 => text.push(['0', '_', '.'][blank]),
+                    t => text.push_str(&t.to_string()),
+                }
+            }
+            let asked = ask.then_some(board);
+            let general = State::parse_general(&text, asked);
+            let fast = parse_plain(text.as_bytes(), asked);
+            if let Some(fast) = fast {
+                proptest::prop_assert_eq!(Ok(fast), general.clone(), "{:?}", text);
+            }
+            let documented = uniform == 1 || uniform == 2 || n <= 10;
+            // Without a board asked for, only square boards (or rows written out) are told.
+            let told = ask || width == height || (uniform == 3 && n <= 10);
+            if documented && told {
+                proptest::prop_assert!(general.is_ok(), "{:?} {:?}", text, general);
+                proptest::prop_assert!(fast.is_some(), "{:?} not fast", text);
+            }
+        }
     }
+
+    /// What may stand between two cells in the generated spellings, valid or not.
+    const GAPS: [&str; 12] = [
+        "", " ", ",", ", ", " ,", "/", " / ", "  ", "\t", ",,", "//", ",/",
+    ];
 
     #[test]
     fn relabelling_maps_the_goal_to_the_canonical_goal() {

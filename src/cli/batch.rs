@@ -23,6 +23,7 @@ use npuzzle::{Board, How, NoAnswer, Oracle, State};
 use npuzzle::search::Limits;
 
 use super::args::{BatchArgs, BatchFormat};
+use super::batch_fast::{self, FastLines};
 use super::batch_input::{
     self, Block, InputForm, LineBlocks, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS,
 };
@@ -56,6 +57,7 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         format: args.format,
         search_limits: super::limits::limits(&args.limit, super::search::DEFAULT_LINE_LIMITS),
         metric: args.metric.into(),
+        plain_rows: !batch_fast::general_forced(),
     };
     let work = |context: &mut Context| -> CommandResult {
         let mut out = BufWriter::with_capacity(1 << 20, out);
@@ -84,6 +86,8 @@ struct Settings {
     search_limits: Limits,
     /// How moves are counted.
     metric: npuzzle::Metric,
+    /// Answered rows may be written without the encoders (`batch_rows`).
+    plain_rows: bool,
 }
 
 /// Counts for the closing message and the exit code.
@@ -138,6 +142,13 @@ fn answer_all(
     let form = batch_input::detect(&mut reader, &mut buf).map_err(read_error)?;
     let mut summary = Summary::default();
     if form == InputForm::Lines {
+        let fast = FastLines::new(
+            settings.board,
+            settings.goal,
+            settings.solve,
+            settings.metric,
+            context.oracle(),
+        );
         let mut line = 0u64;
         let mut blocks = LineBlocks::new(buf, reader);
         while let Some(block) = blocks.next().map_err(read_error)? {
@@ -169,8 +180,11 @@ fn answer_all(
                 .zip(&firsts)
                 .map(|(piece, &first)| Input::Lines { piece, first })
                 .collect();
-            answer_pieces(settings, &inputs, context, out, &mut summary)?;
+            answer_pieces(settings, fast.as_ref(), &inputs, context, out, &mut summary)?;
             line += counts.iter().sum::<u64>();
+            if let Some(fast) = &fast {
+                fast.lines_read(line, context.oracle());
+            }
             progress.set_position(blocks.bytes);
             progress.set_message(answered(summary.questions, &progress));
         }
@@ -185,7 +199,7 @@ fn answer_all(
                 break;
             }
             let inputs: Vec<Input> = chunk.chunks(PIECE_RECORDS).map(Input::Records).collect();
-            answer_pieces(settings, &inputs, context, out, &mut summary)?;
+            answer_pieces(settings, None, &inputs, context, out, &mut summary)?;
             progress.set_position(records.bytes);
             progress.set_message(answered(summary.questions, &progress));
         }
@@ -203,7 +217,7 @@ fn long_line_row(
     out: &mut dyn Write,
     summary: &mut Summary,
 ) -> Result<(), Failure> {
-    let mut sink = Sink::new(settings.format, settings.solve, 256);
+    let mut sink = Sink::new(settings.format, settings.solve, settings.plain_rows, 256);
     let goal = settings.goal.map(|g| g.to_string()).unwrap_or_default();
     let message = format!("line {line}: {}", lines::too_long());
     sink.failure(
@@ -256,16 +270,17 @@ enum Input<'a> {
     Records(&'a [Record]),
 }
 
-/// Answers `inputs` in parallel and writes their rows in order. Tables open on first use,
-/// inside the answer layer.
+/// Answers `inputs` in parallel (plain lines through `fast` where it applies) and writes
+/// their rows in order. Tables open on first use, inside the answer layer.
 fn answer_pieces(
     settings: &Settings,
+    fast: Option<&FastLines>,
     inputs: &[Input],
     context: &Context,
     out: &mut dyn Write,
     summary: &mut Summary,
 ) -> Result<(), Failure> {
-    let answerer = Answerer::new(settings, context.oracle());
+    let answerer = Answerer::new(settings, context.oracle(), fast);
     let done: Vec<PieceDone> = inputs
         .par_iter()
         .map(|input| answerer.piece(input))
@@ -283,22 +298,42 @@ struct Answerer<'a> {
     oracle: &'a Oracle,
     /// The `--goal`'s text, written in every row that uses it.
     goal_text: Option<String>,
+    /// The fast path of plain lines, where it applies.
+    fast: Option<&'a FastLines>,
 }
 
 impl<'a> Answerer<'a> {
-    fn new(settings: &'a Settings, oracle: &'a Oracle) -> Answerer<'a> {
+    fn new(
+        settings: &'a Settings,
+        oracle: &'a Oracle,
+        fast: Option<&'a FastLines>,
+    ) -> Answerer<'a> {
         Answerer {
             settings,
             oracle,
             goal_text: settings.goal.map(|g| g.to_string()),
+            fast,
         }
     }
 
     /// Answers one piece.
     fn piece(&self, input: &Input) -> PieceDone {
-        let mut sink = Sink::new(self.settings.format, self.settings.solve, PIECE_BYTES);
+        let mut sink = Sink::new(
+            self.settings.format,
+            self.settings.solve,
+            self.settings.plain_rows,
+            PIECE_BYTES,
+        );
         match input {
             Input::Lines { piece, first } => {
+                if let Some(fast) = self.fast {
+                    let general = |text: &[u8], line, sink: &mut Sink| {
+                        self.plain_line(text, line, sink);
+                    };
+                    if fast.piece(self.oracle, piece, *first, &mut sink, general) {
+                        return sink.finish();
+                    }
+                }
                 let mut line = *first;
                 let mut rest: &[u8] = piece;
                 while !rest.is_empty() {
@@ -312,18 +347,7 @@ impl<'a> Answerer<'a> {
                     if batch_input::is_skipped(text) {
                         continue;
                     }
-                    match std::str::from_utf8(text) {
-                        Ok(text) => self.line(text, line, &mut sink),
-                        Err(e) => sink.failure(
-                            line,
-                            &String::from_utf8_lossy(text),
-                            "",
-                            &format!(
-                                "line {line}: not valid UTF-8 at byte {}",
-                                e.valid_up_to() + 1
-                            ),
-                        ),
-                    }
+                    self.plain_line(text, line, &mut sink);
                 }
             }
             Input::Records(records) => {
@@ -340,6 +364,23 @@ impl<'a> Answerer<'a> {
             }
         }
         sink.finish()
+    }
+
+    /// A plain line's bytes (trimmed, not skipped): its row, or its failure when it is not
+    /// UTF-8.
+    fn plain_line(&self, text: &[u8], line: u64, sink: &mut Sink) {
+        match std::str::from_utf8(text) {
+            Ok(text) => self.line(text, line, sink),
+            Err(e) => sink.failure(
+                line,
+                &String::from_utf8_lossy(text),
+                "",
+                &format!(
+                    "line {line}: not valid UTF-8 at byte {}",
+                    e.valid_up_to() + 1
+                ),
+            ),
+        }
     }
 
     /// A plain line: `START`, `START,GOAL`, or a comma-separated start (`1,2,3,4,5,6,7,8,0`).

@@ -8,6 +8,7 @@
 
 mod args;
 mod batch;
+mod batch_fast;
 mod batch_input;
 mod batch_rows;
 mod build;
