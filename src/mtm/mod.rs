@@ -1,5 +1,5 @@
 //! The multi-tile metric (MTM): exact tables and optimal search where a slide of several
-//! tiles along a row or column is one move (see [`Metric`](crate::metric::Metric)).
+//! tiles along a row or column is one move (see [`Metric`]).
 //!
 //! [`MtmTable`] holds the MTM distance of every state of one goal's parity class, in the same
 //! layout and file format as the STM tables (folded index, one byte a state, header with the

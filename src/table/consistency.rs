@@ -38,13 +38,14 @@ fn moves_out_of(
         let mut at = to;
         let mut windows: Vec<u32> = window.into_iter().collect();
         moves.push((at as usize * pairs, windows.clone()));
-        while metric == Metric::Mtm {
-            let Some((next, window)) = space
-                .outgoing(at as usize)
-                .find(|&(next, _)| i64::from(next) - i64::from(at) == step)
-            else {
-                break;
-            };
+        if metric == Metric::Stm {
+            continue;
+        }
+        // Under MTM, the slide goes on in the same direction to the row's or column's end.
+        while let Some((next, window)) = space
+            .outgoing(at as usize)
+            .find(|&(next, _)| i64::from(next) - i64::from(at) == step)
+        {
             windows.extend(window);
             at = next;
             moves.push((at as usize * pairs, windows.clone()));
