@@ -29,6 +29,7 @@ from typing import (
     Callable,
     Dict,
     List,
+    Literal,
     Optional,
     Sequence,
     Tuple,
@@ -124,7 +125,7 @@ def solve(
     deterministic: bool = False,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     data_dir: Optional[_Path] = None,
-    metric: str = "stm",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Solution:
     """An optimal solution from ``start`` to ``goal``, searched by IDA* on ``client``'s workers.
 
@@ -265,7 +266,7 @@ def _solve_whole(
     heuristic: str,
     timeout: Optional[float],
     data_dir: Optional[_Path],
-    metric: str,
+    metric: Literal["stm", "mtm"],
 ) -> Solution:
     """``solve`` in a metric the frontier split does not cover: one task."""
     if heuristic != "auto":
@@ -310,7 +311,7 @@ def _label_block(
     board: Optional[str],
     limit: Optional[float],
     max_nodes: Optional[int],
-    metric: str = "stm",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Any:
     """One labelling task: the distances of a block of rows, on one thread."""
     from . import distances as local
@@ -329,7 +330,7 @@ def distances(
     chunk: Optional[int] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
-    metric: str = "stm",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> npt.NDArray[np.uint8]:
     """The exact distance of every board to ``goal``, computed on ``client``'s workers.
 
@@ -379,7 +380,7 @@ def _solve_block(
     board: Optional[str],
     limit: Optional[float],
     max_nodes: Optional[int],
-    metric: str = "stm",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> List[Tuple[str, str, int, int, float]]:
     """One task of ``solve_many``: plain tuples (moves, method, expanded, generated, s)."""
     from . import solve as local
@@ -402,7 +403,7 @@ def solve_many(
     chunk: int = 100,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
-    metric: str = "stm",
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> List[Solution]:
     """An optimal ``Solution`` for every board, found on ``client``'s workers (``chunk``
     boards per task), its length counted in ``metric``. ``boards`` as for ``distances``, or a
