@@ -6,6 +6,9 @@
 //! The 3x4 table (239,500,800 states, 240 MB) and its deep check take seconds per run, so
 //! they are measured only with `NPUZZLE_BENCH_12=1` in the environment (10 samples each).
 //!
+//! `metric_3x3`: the 3x3 STM table build against the MTM one (issue 28's target: within
+//! 1.5x), and the deep check of each, alternated in one run.
+//!
 //! Run: `cargo bench --bench build` (3x3 only) or
 //! `NPUZZLE_BENCH_12=1 cargo bench --bench build -- 3x4` (the 12-cell groups)
 
@@ -101,6 +104,29 @@ fn build(c: &mut Criterion) {
     all.finish();
 }
 
+/// The 3x3 table build and deep check in each metric, side by side in one group.
+fn metric(c: &mut Criterion) {
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let mut group = c.benchmark_group("metric_3x3");
+    group.throughput(Throughput::Elements(181_440));
+    group.bench_function("stm_build", |b| {
+        b.iter(|| Table::build(black_box(&goal), BuildOptions::default()))
+    });
+    group.bench_function("mtm_build", |b| {
+        b.iter(|| npuzzle::mtm::build_table(black_box(&goal), BuildOptions::default()))
+    });
+    let stm = Table::build(&goal, BuildOptions::default()).expect("3x3 ranks");
+    let mtm = npuzzle::mtm::build_table(&goal, BuildOptions::default()).expect("3x3 ranks");
+    assert_eq!(mtm.first_inconsistent_entry(), None);
+    group.bench_function("stm_deep_check", |b| {
+        b.iter(|| black_box(&stm).first_inconsistent_entry())
+    });
+    group.bench_function("mtm_deep_check", |b| {
+        b.iter(|| black_box(&mtm).first_inconsistent_entry())
+    });
+    group.finish();
+}
+
 /// The deep consistency check of a valid 3x3 table, and of the 3x4 table when enabled.
 fn deep_check(c: &mut Criterion) {
     let mut group = c.benchmark_group("deep_check");
@@ -165,5 +191,5 @@ fn build_3x4(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build, build_3x4, deep_check);
+criterion_group!(benches, build, metric, build_3x4, deep_check);
 criterion_main!(benches);

@@ -46,6 +46,7 @@
 use bitvec::prelude::*;
 use rayon::prelude::*;
 
+use crate::metric::Metric;
 use crate::rank::RankSpace;
 use crate::state::State;
 use crate::store::format;
@@ -659,10 +660,11 @@ pub fn count_depths(entries: &[u8]) -> Vec<u64> {
     counts[..=max].to_vec()
 }
 
-/// Encodes a complete table file, header then body, from the generator's output (tests and
-/// tools; [`Table::build`](crate::Table::build) writes the body in place instead).
-pub fn encode(goal: &State, distances: &Distances) -> Vec<u8> {
-    let mut out = format::encode_header(goal, &distances.entries, &distances.counts);
+/// Encodes a complete table file, header then body, from the generator's output, its
+/// distances counted in `metric` moves (recorded in the header; tests, tools and the MTM
+/// tables; [`Table::build`](crate::Table::build) writes the body in place instead).
+pub fn encode(goal: &State, metric: Metric, distances: &Distances) -> Vec<u8> {
+    let mut out = format::encode_header(goal, metric, &distances.entries, &distances.counts);
     out.extend_from_slice(&distances.entries);
     out
 }

@@ -90,7 +90,8 @@ fn table_build_equals_encoding_the_generator_output() {
         let goal = State::goal(Board::new(w, h).unwrap());
         let space = RankSpace::new(goal.board()).unwrap();
         let built = Table::build(&goal, BuildOptions::default()).unwrap();
-        let encoded = npuzzle::generate::encode(&goal, &on_threads(&space, &goal, 1));
+        let encoded =
+            npuzzle::generate::encode(&goal, npuzzle::Metric::Stm, &on_threads(&space, &goal, 1));
         assert!(built.as_bytes() == encoded.as_slice(), "{w}x{h}");
         let reopened = Table::from_bytes(encoded).unwrap();
         assert_eq!(built.header(), reopened.header());
@@ -120,7 +121,8 @@ fn resealed(goal: &State, entries: Vec<u8>) -> Table<Vec<u8>> {
     let all = count_depths_all(&entries);
     let max = all.iter().rposition(|&c| c > 0).unwrap();
     let counts = all[..=max].to_vec();
-    let bytes = npuzzle::generate::encode(goal, &Distances { entries, counts });
+    let bytes =
+        npuzzle::generate::encode(goal, npuzzle::Metric::Stm, &Distances { entries, counts });
     Table::from_bytes(bytes).expect("a resealed body is a valid table")
 }
 

@@ -30,6 +30,7 @@ __all__ = [
     "_distances",
     "_solution",
     "_task_search",
+    "_task_solve",
     "_task_split",
     "build",
     "data_dir",
@@ -201,7 +202,8 @@ class Instance:
 
 @final
 class Table:
-    """The exact table serving one goal, opened (or built and saved) in a data directory."""
+    """The exact table serving one goal in one metric, opened (or built and saved) in a data
+    directory."""
 
     def __new__(
         cls,
@@ -209,9 +211,12 @@ class Table:
         *,
         board: Optional[str] = None,
         data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+        metric: Literal["stm", "mtm"] = "stm",
     ) -> Table:
         """Opens the table serving `goal` (default: the board's goal; `board` default 3x3),
-        building and saving it on first use, in `data_dir` (default: see `data_dir()`)."""
+        building and saving it on first use, in `data_dir` (default: see `data_dir()`).
+        `metric="mtm"`: the MTM table (a slide of several tiles is one move), in its own
+        file."""
     def distance(self, start: _StateLike) -> int:
         """The exact number of moves from `start` to the table's goal."""
     def solve(self, start: _StateLike) -> Solution:
@@ -223,6 +228,9 @@ class Table:
     @property
     def board(self) -> str:
         """The board, as WxH."""
+    @property
+    def metric(self) -> Literal["stm", "mtm"]:
+        """How the table counts moves."""
     @property
     def max_depth(self) -> int: ...
     @property
@@ -383,6 +391,17 @@ def _task_search(
     limit: Optional[float] = None,
 ) -> Tuple[Optional[str], Optional[int], int, int, bool]:
     """One subtree's search: (moves, next, expanded, generated, gave_up)."""
+def _task_solve(
+    start: _StateLike,
+    goal: Optional[_StateLike],
+    metric: Literal["stm", "mtm"],
+    *,
+    board: Optional[str] = None,
+    data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Solution:
+    """A whole question on one worker, in `metric`."""
 def _solution(
     start: _StateLike,
     goal: Optional[_StateLike],
@@ -393,5 +412,6 @@ def _solution(
     elapsed: float,
     *,
     board: Optional[str] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Solution:
     """The Solution of a distributed search, its moves checked."""

@@ -29,6 +29,7 @@ from typing import (
     Callable,
     Dict,
     List,
+    Literal,
     Optional,
     Sequence,
     Tuple,
@@ -124,6 +125,7 @@ def solve(
     deterministic: bool = False,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     data_dir: Optional[_Path] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Solution:
     """An optimal solution from ``start`` to ``goal``, searched by IDA* on ``client``'s workers.
 
@@ -139,7 +141,15 @@ def solve(
     A worker that dies has its tasks rerun by Dask: the answer is the same. Interrupting the
     call (or its timeout) cancels the tasks not yet started; a running task ends with its
     subtree.
+
+    ``metric="mtm"`` (a slide of several tiles is one move): the question is one task on one
+    worker, answered as ``npuzzle.solve(metric="mtm")`` answers it (the MTM table of a board
+    of at most 12 cells, else the MTM search), within ``timeout``; the frontier split is the
+    single-tile metric's, so ``heuristic`` must be ``"auto"`` and ``tasks``, ``deterministic``
+    and ``progress`` do not apply.
     """
+    if metric != "stm":
+        return _solve_whole(start, goal, client, board, heuristic, timeout, data_dir, metric)
     from distributed import as_completed
 
     began = time.monotonic()
@@ -248,6 +258,39 @@ def solve(
         last_iteration = expanded - before
 
 
+def _solve_whole(
+    start: Any,
+    goal: Any,
+    client: Any,
+    board: Optional[str],
+    heuristic: str,
+    timeout: Optional[float],
+    data_dir: Optional[_Path],
+    metric: Literal["stm", "mtm"],
+) -> Solution:
+    """``solve`` in a metric the frontier split does not cover: one task."""
+    if heuristic != "auto":
+        raise ValueError(
+            f"heuristic={heuristic!r} is for the single-tile metric's split search; "
+            f"metric={metric!r} picks its own"
+        )
+    directory = None if data_dir is None else os.fspath(data_dir)
+    future = client.submit(
+        _npuzzle._task_solve,
+        start,
+        goal,
+        metric,
+        board=board,
+        data_dir=directory,
+        limit=timeout,
+        pure=False,
+    )
+    try:
+        return cast(Solution, future.result())
+    finally:
+        future.cancel()
+
+
 def _as_array(boards: Any) -> Tuple[str, Any]:
     """The kind of ``boards`` (numpy, dask, pandas, dask-dataframe) and its array."""
     import numpy as np
@@ -268,11 +311,14 @@ def _label_block(
     board: Optional[str],
     limit: Optional[float],
     max_nodes: Optional[int],
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> Any:
     """One labelling task: the distances of a block of rows, on one thread."""
     from . import distances as local
 
-    return local(block, goal, board=board, limit=limit, max_nodes=max_nodes, threads=1)
+    return local(
+        block, goal, board=board, limit=limit, max_nodes=max_nodes, threads=1, metric=metric
+    )
 
 
 def distances(
@@ -284,14 +330,15 @@ def distances(
     chunk: Optional[int] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> npt.NDArray[np.uint8]:
     """The exact distance of every board to ``goal``, computed on ``client``'s workers.
 
     ``boards``: a NumPy array of shape ``(n, cells)`` (or anything ``numpy.asarray`` takes),
     a Dask array of that shape, or a pandas or Dask DataFrame with one column per cell. One
     task per ``chunk`` rows (default 1000; a Dask input keeps its row chunks). Returns a uint8
-    NumPy array equal to ``npuzzle.distances(boards, goal)``; ``UNSOLVABLE`` for unsolvable
-    rows.
+    NumPy array equal to ``npuzzle.distances(boards, goal, metric=metric)``; ``UNSOLVABLE``
+    for unsolvable rows. ``metric="mtm"`` counts a slide of several tiles as one move.
     """
     import numpy as np
 
@@ -302,7 +349,7 @@ def distances(
         else:
             array = array.rechunk({1: -1})
         labelled = array.map_blocks(
-            _label_block, goal, board, limit, max_nodes, drop_axis=1, dtype=np.uint8
+            _label_block, goal, board, limit, max_nodes, metric, drop_axis=1, dtype=np.uint8
         )
         return np.asarray(client.compute(labelled).result())
     if array.ndim != 2:
@@ -318,6 +365,7 @@ def distances(
         board=board,
         limit=limit,
         max_nodes=max_nodes,
+        metric=metric,
         pure=False,
     )
     try:
@@ -332,13 +380,16 @@ def _solve_block(
     board: Optional[str],
     limit: Optional[float],
     max_nodes: Optional[int],
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> List[Tuple[str, str, int, int, float]]:
     """One task of ``solve_many``: plain tuples (moves, method, expanded, generated, s)."""
     from . import solve as local
 
     out = []
     for row in rows:
-        s = local(row, goal, board=board, limit=limit, max_nodes=max_nodes, threads=1)
+        s = local(
+            row, goal, board=board, limit=limit, max_nodes=max_nodes, threads=1, metric=metric
+        )
         out.append((s.moves, s.algorithm, s.expanded, s.generated, s.elapsed))
     return out
 
@@ -352,9 +403,11 @@ def solve_many(
     chunk: int = 100,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    metric: Literal["stm", "mtm"] = "stm",
 ) -> List[Solution]:
     """An optimal ``Solution`` for every board, found on ``client``'s workers (``chunk``
-    boards per task). ``boards`` as for ``distances``, or a list of states."""
+    boards per task), its length counted in ``metric``. ``boards`` as for ``distances``, or a
+    list of states."""
     import numpy as np
 
     if isinstance(boards, list):
@@ -366,7 +419,14 @@ def solve_many(
         rows = [list(map(int, r)) for r in np.asarray(array)]
     pieces = [rows[i : i + chunk] for i in range(0, len(rows), chunk)]
     futures = client.map(
-        _solve_block, pieces, goal=goal, board=board, limit=limit, max_nodes=max_nodes, pure=False
+        _solve_block,
+        pieces,
+        goal=goal,
+        board=board,
+        limit=limit,
+        max_nodes=max_nodes,
+        metric=metric,
+        pure=False,
     )
     try:
         results = client.gather(futures)
@@ -378,7 +438,7 @@ def solve_many(
     ):
         solutions.append(
             _npuzzle._solution(
-                row, goal, moves, method, expanded, generated, elapsed, board=board
+                row, goal, moves, method, expanded, generated, elapsed, board=board, metric=metric
             )
         )
     return solutions

@@ -213,9 +213,10 @@ fn _task_search(
     }
 }
 
-/// The `Solution` of a distributed search: `moves` checked from `start` to `goal`.
+/// The `Solution` of a distributed search: `moves` checked from `start` to `goal`, its
+/// length counted in `metric`.
 #[pyfunction]
-#[pyo3(signature = (start, goal, moves, method, expanded, generated, elapsed, *, board=None))]
+#[pyo3(signature = (start, goal, moves, method, expanded, generated, elapsed, *, board=None, metric="stm"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn _solution(
     start: &Bound<'_, PyAny>,
@@ -226,7 +227,9 @@ fn _solution(
     generated: u64,
     elapsed: f64,
     board: Option<&str>,
+    metric: &str,
 ) -> PyResult<crate::Solution> {
+    let metric = crate::read_metric(metric)?;
     let (start, goal) = question(start, goal, board)?;
     let moves = parse_moves(moves).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let solution = npuzzle::Solution::from_moves(start, moves)
@@ -241,15 +244,38 @@ fn _solution(
         &solution,
         method,
         (expanded, generated, elapsed),
-        npuzzle::Metric::Stm,
+        metric,
         npuzzle::Guarantee::Optimal,
     ))
+}
+
+/// A whole question on one worker, in `metric`: the table where the board has one, else the
+/// library's search for that metric, within `limit` seconds and `max_nodes`. What
+/// `distributed.solve(metric="mtm")` runs: the frontier split of the other tasks is STM's.
+#[pyfunction]
+#[pyo3(signature = (start, goal, metric, *, board=None, data_dir=None, limit=None, max_nodes=None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments.
+fn _task_solve(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    metric: &str,
+    board: Option<&str>,
+    data_dir: Option<PathBuf>,
+    limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<crate::Solution> {
+    let metric = crate::read_metric(metric)?;
+    let (start, goal) = question(start, goal, board)?;
+    let how = npuzzle::How::within(crate::limits(limit, max_nodes)?).in_metric(metric);
+    crate::ask_solve(py, &oracle(data_dir), start, goal, how)
 }
 
 /// Adds the task functions to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_task_split, m)?)?;
     m.add_function(wrap_pyfunction!(_task_search, m)?)?;
+    m.add_function(wrap_pyfunction!(_task_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_solution, m)?)?;
     Ok(())
 }

@@ -1238,13 +1238,15 @@ fn searched_distances(
 // ---------------------------------------------------------------------------------------
 // Table.
 
-/// The exact table serving one goal, opened (or built and saved) in a data directory. Two
-/// tables are equal when they serve the same goal from the same directory; a pickled table
+/// The exact table serving one goal in one metric, opened (or built and saved) in a data
+/// directory. Two tables are equal when they serve the same goal in the same metric from the
+/// same directory; a pickled table
 /// opens its table again where it is unpickled (from its directory, or built in memory).
 #[pyclass(frozen, module = "npuzzle")]
 struct Table {
     oracle: Arc<Oracle>,
     goal: State,
+    metric: Metric,
     data_dir: Option<PathBuf>,
 }
 
@@ -1253,15 +1255,18 @@ impl Table {
     /// Opens the table serving `goal` (default: the board's goal, on `board`, default 3x3),
     /// building and saving it on first use. `data_dir` defaults to `data_dir()`; a directory
     /// that may not be used (another user's, or writable by others) is refused with a
-    /// `RuntimeWarning` and the table is built in memory.
+    /// `RuntimeWarning` and the table is built in memory. `metric="mtm"`: the MTM table (a
+    /// slide of several tiles is one move), its own file in the directory.
     #[new]
-    #[pyo3(signature = (goal=None, *, board=None, data_dir=None))]
+    #[pyo3(signature = (goal=None, *, board=None, data_dir=None, metric="stm"))]
     fn new(
         py: Python<'_>,
         goal: Option<&Bound<'_, PyAny>>,
         board: Option<&str>,
         data_dir: Option<PathBuf>,
+        metric: &str,
     ) -> PyResult<Table> {
+        let metric = read_metric(metric)?;
         if let Some(dir) = &data_dir {
             refuse_nul(dir)?;
         }
@@ -1284,25 +1289,26 @@ impl Table {
                 default_oracle_and_dir().1.clone(),
             ),
         };
-        py.detach(|| oracle.table(&goal).map(|_| ()))
-            .map_err(answer_error)?;
-        Ok(Table {
+        let table = Table {
             oracle,
             goal,
+            metric,
             data_dir,
-        })
+        };
+        py.detach(|| table.header().map(|_| ()))?;
+        Ok(table)
     }
 
     /// The exact number of moves from `start` to this table's goal.
     fn distance(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<u8> {
         let start = read_state(start, Some(self.goal.board()), "start")?;
-        ask_distance(py, &self.oracle, start, self.goal, How::table())
+        ask_distance(py, &self.oracle, start, self.goal, self.how())
     }
 
     /// An optimal solution from `start` to this table's goal.
     fn solve(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<Solution> {
         let start = read_state(start, Some(self.goal.board()), "start")?;
-        ask_solve(py, &self.oracle, start, self.goal, How::table())
+        ask_solve(py, &self.oracle, start, self.goal, self.how())
     }
 
     /// How many states lie at each distance 0, 1, ..., max_depth from the goal.
@@ -1334,6 +1340,12 @@ impl Table {
         Ok(self.header()?.entries)
     }
 
+    /// How the table counts moves: `"stm"` or `"mtm"`.
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.metric.name()
+    }
+
     /// The data directory the table was looked for in; `None`: built in memory.
     #[getter]
     fn data_dir(&self) -> Option<PathBuf> {
@@ -1341,11 +1353,11 @@ impl Table {
     }
 
     fn __eq__(&self, other: PyRef<'_, Table>) -> bool {
-        self.goal == other.goal && self.data_dir == other.data_dir
+        self.goal == other.goal && self.metric == other.metric && self.data_dir == other.data_dir
     }
 
     fn __hash__(&self) -> u64 {
-        hash_of(&(self.goal.to_string(), &self.data_dir))
+        hash_of(&(self.goal.to_string(), self.metric.name(), &self.data_dir))
     }
 
     fn __getnewargs_ex__<'py>(
@@ -1367,6 +1379,7 @@ impl Table {
         let d = pyo3::types::PyDict::new(py);
         d.set_item("goal", self.goal.to_string())?;
         d.set_item("board", self.goal.board().to_string())?;
+        d.set_item("metric", self.metric.name())?;
         d.set_item(
             "data_dir",
             self.data_dir
@@ -1376,12 +1389,26 @@ impl Table {
         Ok(d)
     }
 
+    /// Answers from this table only, in its metric.
+    fn how(&self) -> How {
+        How::table().in_metric(self.metric)
+    }
+
     fn header(&self) -> PyResult<&npuzzle::Header> {
         // Opened in `new`; asked again so that the oracle stays the only owner of tables.
-        match self.oracle.table(&self.goal).map_err(answer_error)? {
-            Some(table) => Ok(table.header()),
-            None => Err(TableError::new_err("the table is not open")),
-        }
+        let header = match self.metric {
+            Metric::Stm => self
+                .oracle
+                .table(&self.goal)
+                .map_err(answer_error)?
+                .map(|table| table.header()),
+            Metric::Mtm => self
+                .oracle
+                .mtm_table(&self.goal)
+                .map_err(answer_error)?
+                .map(|table| table.table().header()),
+        };
+        header.ok_or_else(|| TableError::new_err("the table is not open"))
     }
 }
 

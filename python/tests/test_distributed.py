@@ -223,3 +223,24 @@ def test_korf_felner_40_on_the_cluster():
         )
     cluster.close()
     assert solution.distance == length
+
+
+def test_the_multi_tile_metric_passes_through_to_the_workers(client, tmp_path):
+    """`metric="mtm"` on the cluster: labels equal to the in-process MTM answers (which are
+    below the STM ones somewhere), solutions counted in MTM, a solve as one task."""
+    starts = [i.start for i in npuzzle.sample(count=40, seed=28)]
+    boards = np.array([npuzzle.tiles(s) for s in starts], dtype=np.uint8)
+    local = npuzzle.distances(boards, metric="mtm")
+    assert (local < npuzzle.distances(boards)).any()
+    assert (nd.distances(boards, client=client, chunk=10, metric="mtm") == local).all()
+    solved = nd.solve_many(boards[:6], client=client, chunk=3, metric="mtm")
+    assert [s.length for s in solved] == list(local[:6])
+    assert all(s.metric == "mtm" for s in solved)
+    # 3x3 on the cluster: the MTM table of the workers' data directory.
+    start = "8 6 7 2 5 4 3 0 1"
+    solution = nd.solve(start, client=client, data_dir=tmp_path, metric="mtm")
+    assert solution.metric == "mtm"
+    assert solution.length == npuzzle.distance(start, metric="mtm")
+    assert solution.states[-1] == npuzzle.solve(start).states[-1]
+    with pytest.raises(ValueError):
+        nd.solve(start, client=client, heuristic="manhattan", metric="mtm")

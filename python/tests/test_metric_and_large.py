@@ -237,3 +237,41 @@ def test_solutions_with_a_metric_and_a_guarantee_are_values():
         npuzzle.Solution("RR", [], "table")
     with pytest.raises(ValueError):
         npuzzle.Solution("R", ["123456708", "123456780"], "table", guarantee="soon")
+
+
+def test_an_mtm_table_answers_in_mtm_from_its_own_file(tmp_path):
+    """`Table(metric="mtm")`: every state of 3x2 as the BFS here says, saved in the directory
+    under the MTM table's name beside the STM table's, a value that pickles and reads back."""
+    goal = (1, 2, 3, 4, 5, 0)
+    reference = mtm_bfs(goal, 3)
+    mtm = npuzzle.Table(board="3x2", data_dir=tmp_path, metric="mtm")
+    stm = npuzzle.Table(board="3x2", data_dir=tmp_path)
+    assert (mtm.metric, stm.metric) == ("mtm", "stm")
+    assert mtm != stm and mtm == npuzzle.Table(board="3x2", data_dir=tmp_path, metric="mtm")
+    names = sorted(p.name for p in tmp_path.glob("*.npt"))
+    assert names == ["3x2-123450.npt", "mtm-3x2-123450.npt"], names
+    for tiles, d in reference.items():
+        start = spell(tiles)
+        assert mtm.distance(start) == d, start
+        assert stm.distance(start) >= d
+        solution = mtm.solve(start)
+        assert solution.metric == "mtm" and solution.length == d
+        assert tuple(replay(tiles, 3, solution.moves)) == goal
+    histogram = collections.Counter(reference.values())
+    assert mtm.histogram() == [histogram[d] for d in range(max(histogram) + 1)]
+    assert mtm.max_depth == max(histogram)
+    again = pickle.loads(pickle.dumps(mtm))
+    assert again == mtm and again.distance("123045") == 1
+    assert eval(repr(mtm), {"Table": npuzzle.Table}) == mtm
+    with pytest.raises(ValueError):
+        npuzzle.Table(board="3x2", data_dir=tmp_path, metric="diagonal")
+
+
+def test_an_stm_table_under_the_mtm_name_is_refused_and_rebuilt(tmp_path):
+    """The metric is in the file's header: an STM table copied to the MTM table's name is
+    rebuilt (with a warning naming both metrics), never answered from."""
+    npuzzle.Table(board="3x2", data_dir=tmp_path)
+    (tmp_path / "mtm-3x2-123450.npt").write_bytes((tmp_path / "3x2-123450.npt").read_bytes())
+    with pytest.warns(RuntimeWarning, match="counts stm moves, not the mtm moves asked for"):
+        table = npuzzle.Table(board="3x2", data_dir=tmp_path, metric="mtm")
+    assert table.distance("123045") == 1  # the STM table says 2

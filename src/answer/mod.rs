@@ -579,6 +579,13 @@ impl Oracle {
         let canonical = State::canonical_goal(goal.board(), goal.blank());
         let table = source
             .table(&canonical)
+            // A source's table must count STM moves, whatever file it came from.
+            .and_then(
+                |table| match table.expect_metric(crate::metric::Metric::Stm) {
+                    Ok(()) => Ok(table),
+                    Err(mismatch) => Err(mismatch.into()),
+                },
+            )
             .map_err(|reason| AnswerError::Source {
                 goal: canonical,
                 reason,

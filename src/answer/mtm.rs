@@ -62,7 +62,11 @@ impl Oracle {
             None => None,
         };
         let table = match kept {
-            Some(table) => MtmTable::from_table(table),
+            // The source's table is checked to count MTM moves, whatever it was opened from.
+            Some(table) => MtmTable::from_table(table).map_err(|mismatch| AnswerError::Source {
+                goal: canonical,
+                reason: Box::new(mismatch),
+            })?,
             None => MtmTable::build(&canonical, BuildOptions::default())
                 .expect("a board with tables can be ranked"),
         };

@@ -11,6 +11,7 @@ use std::ops::ControlFlow;
 
 use super::store::{self, Notice};
 use crate::generate::BuildOptions;
+use crate::metric::Metric;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
 use crate::store::file::{
@@ -241,13 +242,13 @@ impl TableSource for DataDir {
     /// Opens the MTM table's own file ([`mtm_file_name`]), or builds and saves it, as for
     /// [`DataDir::table`]: the same format, checks, atomic write and notices.
     fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
-        let name = mtm_file_name(goal);
-        let _lock = build_lock(&self.dir, &name);
-        let (table, notices) = store::load_or_build_named(&self.dir, &name, goal, || {
-            let states = crate::RankSpace::new(goal.board())?.states() as u64;
-            (self.report)(SourceEvent::Building { goal, states });
-            build_isolated_with(goal, self.threads, crate::mtm::build_table)
-        })?;
+        let _lock = build_lock(&self.dir, &mtm_file_name(goal));
+        let (table, notices) =
+            store::load_or_build_in_metric(&self.dir, goal, Metric::Mtm, || {
+                let states = crate::RankSpace::new(goal.board())?.states() as u64;
+                (self.report)(SourceEvent::Building { goal, states });
+                build_isolated_with(goal, self.threads, crate::mtm::build_table)
+            })?;
         for notice in &notices {
             (self.report)(SourceEvent::Notice(notice));
         }

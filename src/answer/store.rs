@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::generate::BuildOptions;
+use crate::metric::Metric;
 use crate::pattern::{self, PatternDatabase};
 use crate::state::State;
 use crate::store::file::{
-    check_data_dir, file_name, open_mapped, pattern_file_name, write_atomic, StoredBytes,
-    StoredFileError,
+    check_data_dir, file_name, mtm_file_name, open_mapped, pattern_file_name, write_atomic,
+    StoredBytes, StoredFileError,
 };
 use crate::store::format;
 use crate::table::{self, Table};
@@ -112,21 +113,27 @@ pub fn load_or_build_with(
     goal: &State,
     build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
 ) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
-    load_or_build_named(dir, &file_name(goal), goal, build)
+    load_or_build_in_metric(dir, goal, Metric::Stm, build)
 }
 
-/// [`load_or_build_with`] for the table in file `name` of `dir` (the MTM table's,
-/// [`crate::store::file::mtm_file_name`], is another table of the same goal in the same
-/// format, under its own name).
+/// [`load_or_build_with`] for the table of `goal` whose distances count `metric` moves: the
+/// file [`file_name`] (STM) or [`mtm_file_name`] (MTM, another table of the same goal in the
+/// same format). A valid file whose header gives the other metric (an STM table copied to
+/// the MTM table's name, or the reverse) is refused as a [`Mismatch::Metric`](crate::store::Mismatch::Metric)
+/// and rebuilt over like a file for another goal: its name is not trusted for the metric.
 ///
 /// # Errors
 /// What `build` returns.
-pub fn load_or_build_named(
+pub fn load_or_build_in_metric(
     dir: &Path,
-    name: &str,
     goal: &State,
+    metric: Metric,
     build: impl FnOnce() -> Result<Table<Vec<u8>>, crate::TooLargeError>,
 ) -> Result<(Table<StoredBytes>, Vec<Notice>), crate::TooLargeError> {
+    let name = match metric {
+        Metric::Stm => file_name(goal),
+        Metric::Mtm => mtm_file_name(goal),
+    };
     let path = dir.join(name);
     let mut notices = Vec::new();
     if let Err(reason) = check_data_dir(dir) {
@@ -135,7 +142,10 @@ pub fn load_or_build_named(
         return Ok((into_owned(build()?), notices));
     }
     let problem = match table::file::open_trusted(&path) {
-        Ok(table) => match table.expect(goal) {
+        Ok(table) => match table
+            .expect(goal)
+            .and_then(|()| table.expect_metric(metric))
+        {
             Ok(()) => return Ok((table, notices)),
             Err(error) => StoredFileError::Mismatch {
                 path: path.clone(),

@@ -165,6 +165,13 @@ pub struct BuildArgs {
     /// --goal (its blank in a corner) or the board's default goal
     #[arg(long, value_name = "PARTITION", conflicts_with = "all")]
     pub pdb: Option<String>,
+
+    /// How the table's distances count moves: stm, or mtm (a slide of several tiles is one
+    /// move), saved as mtm-<table's name>.npt and used by `--metric mtm` queries; MTM tables
+    /// for every board of at most 12 cells (4x4's MTM pattern databases are built in memory
+    /// on first use, not by --pdb)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm, conflicts_with = "pdb")]
+    pub metric: MetricArg,
 }
 
 /// Arguments of `distance`.

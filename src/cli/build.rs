@@ -39,9 +39,13 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         }
         vec![State::canonical_goal(goal.board(), goal.blank())]
     };
+    let metric = npuzzle::Metric::from(args.metric);
     let build_one = |goal: &State, options: BuildOptions| {
         let began = Instant::now();
-        let table = Table::build(goal, options);
+        let table = match metric {
+            npuzzle::Metric::Stm => Table::build(goal, options),
+            npuzzle::Metric::Mtm => npuzzle::mtm::build_table(goal, options),
+        };
         (table, began.elapsed())
     };
     let began = Instant::now();
@@ -88,7 +92,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         // writing the file take about as long again on the largest boards.
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         lines.push(format!(
-            "{}\t{} bytes\tbuilt in {:.2} ms (generated {:.2} ms, checked {:.2} ms, saved {:.2} ms)\tgoal {}\tmax depth {}",
+            "{}\t{} bytes\tbuilt in {:.2} ms (generated {:.2} ms, checked {:.2} ms, saved {:.2} ms)\tgoal {}\tmax depth {}{}",
             path.display(),
             table.as_bytes().len(),
             ms(generated + checked + saved),
@@ -97,6 +101,10 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
             ms(saved),
             goal,
             table.header().max_depth,
+            match metric {
+                npuzzle::Metric::Stm => "",
+                npuzzle::Metric::Mtm => "\tmetric mtm",
+            },
         ));
     }
     let mut out = std::io::stdout().lock();

@@ -182,6 +182,7 @@ fn describe(
 ) -> std::io::Result<()> {
     let header = table.header();
     opening(out, path, "", header, table.as_bytes().len())?;
+    writeln!(out, "metric:        {}", header.metric)?;
     writeln!(out, "entries:       {}", header.entries)?;
     writeln!(out, "max depth:     {}", header.max_depth)?;
     let counts: Vec<String> = header.counts.iter().map(|c| c.to_string()).collect();

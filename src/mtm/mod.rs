@@ -1,5 +1,5 @@
 //! The multi-tile metric (MTM): exact tables and optimal search where a slide of several
-//! tiles along a row or column is one move (see [`Metric`](crate::metric::Metric)).
+//! tiles along a row or column is one move (see [`Metric`]).
 //!
 //! [`MtmTable`] holds the MTM distance of every state of one goal's parity class, in the same
 //! layout and file format as the STM tables (folded index, one byte a state, header with the
@@ -29,11 +29,12 @@ pub mod walking;
 
 use crate::board::Move;
 use crate::generate::BuildOptions;
-use crate::metric::for_each_mtm_move;
+use crate::metric::{for_each_mtm_move, Metric};
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::store::file::StoredBytes;
+use crate::store::Mismatch;
 use crate::table::{Table, TableError};
 
 /// The MTM table of `goal` as plain bytes in the store's format (header, histogram, block
@@ -44,13 +45,13 @@ use crate::table::{Table, TableError};
 pub fn build_table(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
     let space = RankSpace::new(goal.board())?;
     let distances = generate::distances(&space, goal, options);
-    let bytes = crate::generate::encode(goal, &distances);
+    let bytes = crate::generate::encode(goal, Metric::Mtm, &distances);
     Ok(Table::from_bytes(bytes).expect("an encoded table decodes"))
 }
 
 /// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
-/// moves. Only its plain reads are used ([`Table::distance_to`]); the STM table's neighbour
-/// checks (`distance_checked`, `verify_deep`) assume STM and do not apply.
+/// moves, as its header says ([`Table::metric`]); its neighbour checks
+/// ([`Table::distance_checked`], [`Table::verify_deep`]) take the MTM moves.
 #[derive(Debug)]
 pub struct MtmTable {
     table: Table<StoredBytes>,
@@ -62,15 +63,20 @@ impl MtmTable {
     /// # Errors
     /// [`TooLargeError`] for boards too large to rank.
     pub fn build(goal: &State, options: BuildOptions) -> Result<MtmTable, TooLargeError> {
-        Ok(MtmTable::from_table(
-            build_table(goal, options)?.map_bytes(StoredBytes::from),
-        ))
+        Ok(MtmTable {
+            table: build_table(goal, options)?.map_bytes(StoredBytes::from),
+        })
     }
 
     /// The MTM table held in `table`, a table whose entries count MTM moves: one
     /// [`build_table`] made, or one opened from its file ([`crate::store::file::mtm_file_name`]).
-    pub fn from_table(table: Table<StoredBytes>) -> MtmTable {
-        MtmTable { table }
+    ///
+    /// # Errors
+    /// [`Mismatch::Metric`] where the table's header says its distances count STM moves (an
+    /// STM table, whatever file it came from).
+    pub fn from_table(table: Table<StoredBytes>) -> Result<MtmTable, Mismatch> {
+        table.expect_metric(Metric::Mtm)?;
+        Ok(MtmTable { table })
     }
 
     /// The table: its header (goal, histogram) and entries, in MTM moves.

@@ -11,7 +11,8 @@
 //! | 17 | 1 | board width |
 //! | 18 | 1 | board height |
 //! | 19 | 1 | entry encoding: 1 = one byte per entry; 2 = four bits per entry (pattern databases) |
-//! | 20 | 4 | reserved, zero |
+//! | 20 | 1 | metric of an exact table's distances: 0 = STM, 1 = MTM ([`Metric`]); zero in pattern databases |
+//! | 21 | 3 | reserved, zero |
 //! | 24 | 32 | goal: one byte per cell row-major, 0 = blank; bytes past the board are `0xFF` |
 //! | 56 | 8 | pattern mask: bit `t` for each pattern tile `t`; zero in exact tables |
 //! | 64 | 8 | entry count `N`, `u64` = cells! / 2 (exact), cells!/(cells-k)! (pattern of `k` tiles) |
@@ -34,6 +35,13 @@
 //! distance by one, so the excess is even). Codes fit four bits for every partition npuzzle
 //! builds, which halves the files. The depth counts of a database count codes.
 //!
+//! **The metric** (offset 20) was a reserved zero byte before MTM tables existed, so every
+//! STM table written before it reads as STM, unchanged; an MTM table says so in its header, and
+//! the loaders refuse a table whose metric is not the one asked for
+//! ([`Mismatch::Metric`](super::Mismatch::Metric)), whatever its file name says. An MTM
+//! table written before the byte was set reads as STM and is refused (and rebuilt) under its
+//! MTM name; a build older than the byte refuses an MTM table as a nonzero reserved byte.
+//!
 //! Why blocks: a 12-cell table is 240 MB, and checking the whole body on every open cost a
 //! quarter of a second per process. [`decode_header`] validates everything but the body (a few
 //! kilobytes), and a reader checks each block the first time it reads from it
@@ -47,6 +55,7 @@
 
 use super::histogram::{count_depths_all, count_nibbles};
 use crate::board::{Board, MAX_CELLS};
+use crate::metric::Metric;
 use crate::rank::RankSpace;
 use crate::state::State;
 
@@ -69,6 +78,21 @@ pub const KIND_PATTERN_DATABASE: u8 = 2;
 pub const ENCODING_BYTE_PER_STATE: u8 = 1;
 /// Encoding byte for four bits per entry, two entries a byte (pattern databases only).
 pub const ENCODING_NIBBLE: u8 = 2;
+/// Offset of the metric byte of an exact table.
+pub const METRIC_OFFSET: usize = 20;
+/// Metric byte of a table in single-tile moves (and of every file written before the byte).
+pub const METRIC_STM: u8 = 0;
+/// Metric byte of a table in multi-tile moves.
+pub const METRIC_MTM: u8 = 1;
+
+/// The metric byte written for `metric`.
+fn metric_byte(metric: Metric) -> u8 {
+    match metric {
+        Metric::Stm => METRIC_STM,
+        Metric::Mtm => METRIC_MTM,
+    }
+}
+
 /// Bytes reserved for the goal.
 const GOAL_BYTES: usize = 32;
 
@@ -118,6 +142,12 @@ pub enum FormatError {
         kind: u8,
         /// Encoding byte.
         encoding: u8,
+    },
+    /// An exact table's metric byte is neither STM's nor MTM's.
+    #[error("corrupt header: metric byte {found} is neither 0 (stm) nor 1 (mtm)")]
+    UnknownMetric {
+        /// The stored byte.
+        found: u8,
     },
     /// A board this build cannot rank.
     #[error("corrupt header: a {width}x{height} board cannot hold an exact table")]
@@ -259,6 +289,9 @@ pub struct Header {
     pub encoding: u8,
     /// The pattern's tiles as a bit mask; 0 for an exact table.
     pub pattern: u64,
+    /// How an exact table's distances count moves (offset 20); [`Metric::Stm`] for a pattern
+    /// database.
+    pub metric: Metric,
 }
 
 impl Header {
@@ -332,10 +365,11 @@ fn combined_checksum(body: &[u8], shift: u8, blocks: &[u32]) -> u32 {
     whole.finalize()
 }
 
-/// Encodes the header of a table whose body is `body` with `counts` states at each depth.
-pub fn encode_header(goal: &State, body: &[u8], counts: &[u64]) -> Vec<u8> {
+/// Encodes the header of a table whose body is `body`, distances in `metric` moves, with
+/// `counts` states at each depth.
+pub fn encode_header(goal: &State, metric: Metric, body: &[u8], counts: &[u64]) -> Vec<u8> {
     encode_header_of(
-        KIND_DISTANCE_TABLE,
+        (KIND_DISTANCE_TABLE, metric_byte(metric)),
         ENCODING_BYTE_PER_STATE,
         0,
         body.len() as u64,
@@ -367,7 +401,7 @@ pub fn encode_pattern_database(goal: &State, mask: u64, codes: &[u8]) -> Vec<u8>
         (ENCODING_BYTE_PER_STATE, codes.to_vec())
     };
     let mut out = encode_header_of(
-        KIND_PATTERN_DATABASE,
+        (KIND_PATTERN_DATABASE, 0),
         encoding,
         mask,
         codes.len() as u64,
@@ -379,8 +413,9 @@ pub fn encode_pattern_database(goal: &State, mask: u64, codes: &[u8]) -> Vec<u8>
     out
 }
 
+/// `kind` is the kind byte and the metric byte.
 fn encode_header_of(
-    kind: u8,
+    (kind, metric): (u8, u8),
     encoding: u8,
     mask: u64,
     entries: u64,
@@ -405,7 +440,7 @@ fn encode_header_of(
         u8::try_from(board.width()).expect("a side is at most 25"),
         u8::try_from(board.height()).expect("a side is at most 25"),
         encoding,
-        0,
+        metric,
         0,
         0,
         0,
@@ -489,7 +524,14 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     }
     let pattern_kind = kind == KIND_PATTERN_DATABASE;
     let reserved_mask = if pattern_kind { 0..0 } else { 56..64 };
-    for offset in (20..24).chain(reserved_mask).chain(77..80).chain(81..88) {
+    // The metric byte is a field of exact tables only.
+    let reserved_metric = if pattern_kind { 20..21 } else { 0..0 };
+    for offset in reserved_metric
+        .chain(21..24)
+        .chain(reserved_mask)
+        .chain(77..80)
+        .chain(81..88)
+    {
         if bytes[offset] != 0 {
             return Err(FormatError::Reserved { offset });
         }
@@ -502,6 +544,11 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     if !known {
         return Err(FormatError::UnsupportedKind { kind, encoding });
     }
+    let metric = match bytes[METRIC_OFFSET] {
+        METRIC_STM => Metric::Stm,
+        METRIC_MTM => Metric::Mtm,
+        found => return Err(FormatError::UnknownMetric { found }),
+    };
     // Exact tables need a board that ranks; a pattern database any board.
     let board = Board::new(width as usize, height as usize)
         .ok()
@@ -592,6 +639,7 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         kind,
         encoding,
         pattern: mask,
+        metric,
     })
 }
 
@@ -689,7 +737,7 @@ fn pattern_entries(board: Board, mask: u64) -> Option<u64> {
 }
 
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.
-pub const FIELD_OFFSETS: [(usize, &str); 14] = [
+pub const FIELD_OFFSETS: [(usize, &str); 15] = [
     (0, "magic"),
     (8, "version"),
     (12, "header length"),
@@ -697,6 +745,7 @@ pub const FIELD_OFFSETS: [(usize, &str); 14] = [
     (17, "width"),
     (18, "height"),
     (19, "encoding"),
+    (METRIC_OFFSET, "metric"),
     (24, "goal"),
     (56, "pattern mask"),
     (64, "entry count"),

@@ -4,6 +4,7 @@
 //! [`FormatError`](super::FormatError) lets a caller tell "this file is broken" from "this
 //! file is for goal 012345678, you asked for 123456780" without matching on message text.
 
+use crate::metric::Metric;
 use crate::state::State;
 
 /// A table or pattern database that is valid but was built for another goal or pattern.
@@ -31,6 +32,15 @@ pub enum Mismatch {
         found: State,
         /// The goal asked for.
         expected: State,
+    },
+    /// The table's distances count moves in another metric than the one asked for (its
+    /// header's metric byte), whatever its file name says.
+    #[error("the table counts {found} moves, not the {expected} moves asked for")]
+    Metric {
+        /// The file's metric.
+        found: Metric,
+        /// The metric asked for.
+        expected: Metric,
     },
     /// The pattern database abstracts other tiles than the ones asked for.
     #[error("the pattern database is for tiles {found:?}, not {expected:?}")]

@@ -6,7 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{Table, TableError};
-use crate::store::file::{file_name, open_mapped, write_atomic, StoredBytes, StoredFileError};
+use crate::metric::Metric;
+use crate::store::file::{
+    file_name, mtm_file_name, open_mapped, write_atomic, StoredBytes, StoredFileError,
+};
 
 /// Opens and maps the table at `path` and validates its header; a body of at most
 /// [`EAGER_CHECK_BYTES`] is checked whole now, a larger one a block at a time as queries read
@@ -70,20 +73,26 @@ pub enum SaveError {
     File(#[from] StoredFileError),
 }
 
-/// Saves a table built here into the data directory `dir`, under its goal's file name
-/// ([`file_name`]), and returns the path: deep-checked first (a build checks its own output,
-/// every entry against its neighbours, not only the checksums it has just computed itself),
-/// then written atomically, so a reader never sees half a file. The command line's `build`
-/// and the Python package's `build` both save through here. The data directory's trust check
-/// ([`check_data_dir`](crate::store::file::check_data_dir)) is the caller's, before it builds.
+/// Saves a table built here into the data directory `dir`, under the file name of its goal
+/// and [metric](Table::metric) ([`file_name`] for STM, [`mtm_file_name`] for MTM: the name
+/// always agrees with the header), and returns the path: deep-checked first (a build checks
+/// its own output, every entry against its neighbours in its metric, not only the checksums
+/// it has just computed itself), then written atomically, so a reader never sees half a file.
+/// The command line's `build` and the Python package's `build` both save through here. The
+/// data directory's trust check ([`check_data_dir`](crate::store::file::check_data_dir)) is
+/// the caller's, before it builds.
 ///
 /// ```
 /// use npuzzle::table::file::{open, save_table};
-/// use npuzzle::{Board, BuildOptions, State, Table};
+/// use npuzzle::{Board, BuildOptions, Metric, State, Table};
 /// let dir = tempfile::tempdir()?;
 /// let goal = State::goal(Board::new(2, 3)?);
 /// let path = save_table(dir.path(), &Table::build(&goal, BuildOptions::default())?)?;
 /// assert_eq!(open(&path)?.goal(), &goal);
+/// let mtm = npuzzle::mtm::build_table(&goal, BuildOptions::default())?;
+/// let path = save_table(dir.path(), &mtm)?;
+/// assert!(path.ends_with(npuzzle::store::file::mtm_file_name(&goal)));
+/// assert_eq!(open(&path)?.metric(), Metric::Mtm);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -92,7 +101,11 @@ pub enum SaveError {
 /// file cannot be written.
 pub fn save_table<D: AsRef<[u8]>>(dir: &Path, table: &Table<D>) -> Result<PathBuf, SaveError> {
     table.verify_deep()?;
-    let path = dir.join(file_name(table.goal()));
+    let name = match table.metric() {
+        Metric::Stm => file_name(table.goal()),
+        Metric::Mtm => mtm_file_name(table.goal()),
+    };
+    let path = dir.join(name);
     write_atomic(&path, table.as_bytes())?;
     Ok(path)
 }

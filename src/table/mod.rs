@@ -7,6 +7,7 @@ pub mod rows;
 
 use crate::board::Move;
 use crate::generate::{self, BuildOptions};
+use crate::metric::Metric;
 use crate::rank::{RankSpace, TooLargeError};
 use crate::solution::Solution;
 use crate::state::{Parity, State};
@@ -107,7 +108,7 @@ impl Table<Vec<u8>> {
         let room = format::max_header_len(states as u64);
         let mut data = vec![0u8; room + states];
         let counts = generate::distances_into(&space, goal, options, &mut data[room..]);
-        let encoded = format::encode_header(goal, &data[room..], &counts);
+        let encoded = format::encode_header(goal, Metric::Stm, &data[room..], &counts);
         let len = encoded.len();
         data.copy_within(room.., len);
         data.truncate(len + states);
@@ -190,6 +191,39 @@ impl<D: AsRef<[u8]>> Table<D> {
                 expected: *goal,
             })
         }
+    }
+
+    /// Checks that the table's distances count `metric` moves, as its header says: a table's
+    /// file name says which metric it is for, but only the header is checksummed with it, so
+    /// an STM table renamed to an MTM table's name (or the reverse) is refused here, never
+    /// answered in the wrong metric.
+    ///
+    /// ```
+    /// use npuzzle::{store::Mismatch, BuildOptions, Metric, State, Table};
+    /// let table = Table::build(&"123456780".parse::<State>()?, BuildOptions::default())?;
+    /// assert_eq!(table.metric(), Metric::Stm);
+    /// let error = table.expect_metric(Metric::Mtm).unwrap_err();
+    /// assert!(matches!(error, Mismatch::Metric { .. }));
+    /// assert_eq!(error.to_string(), "the table counts stm moves, not the mtm moves asked for");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Mismatch::Metric`] naming both metrics.
+    pub fn expect_metric(&self, metric: Metric) -> Result<(), Mismatch> {
+        if self.header.metric == metric {
+            Ok(())
+        } else {
+            Err(Mismatch::Metric {
+                found: self.header.metric,
+                expected: metric,
+            })
+        }
+    }
+
+    /// How the table's distances count moves, from its header.
+    pub fn metric(&self) -> Metric {
+        self.header.metric
     }
 
     /// The validated header.
@@ -294,8 +328,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
     }
 
-    /// [`Table::distance`], answered only if the entry agrees with its neighbours': one of them
-    /// is one move closer and none is closer than that (the goal alone is at 0). A body edited
+    /// [`Table::distance`], answered only if the entry agrees with its neighbours' (those of
+    /// the table's [metric](Table::metric)): one of them is one move closer and none is closer than that (the goal alone is at 0). A body edited
     /// behind valid checksums (two entries swapped) is then refused where it is read, at the
     /// cost of reading up to four more entries.
     ///
@@ -314,14 +348,22 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut closer = false;
         let mut too_close = false;
         let mut damage = None;
-        self.space
-            .for_each_neighbour(full, |_, next| match self.entry(next >> 1) {
-                Ok(e) => {
-                    closer |= e + 1 == d;
-                    too_close |= e + 1 < d;
-                }
-                Err(error) => damage = Some(error),
-            });
+        let mut compare = |entry: Result<u8, TableError>| match entry {
+            Ok(e) => {
+                closer |= e + 1 == d;
+                too_close |= e + 1 < d;
+            }
+            Err(error) => damage = Some(error),
+        };
+        match self.header.metric {
+            Metric::Stm => self
+                .space
+                .for_each_neighbour(full, |_, next| compare(self.entry(next >> 1))),
+            // The neighbours of every slide: states of the same class, so never `None`.
+            Metric::Mtm => crate::metric::for_each_mtm_move(state, |_, _, next| {
+                compare(self.distance(next).map(|e| e.unwrap_or(0)))
+            }),
+        }
         if let Some(error) = damage {
             return Err(error);
         }
@@ -499,13 +541,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
     }
 
-    /// Checks every entry against its neighbours: the goal is the only 0, every other state has
+    /// Checks every entry against its neighbours (those of the table's
+    /// [metric](Table::metric): a slide of several cells is one move under MTM): the goal is
+    /// the only 0, every other state has
     /// a neighbour one closer and none more than one closer. Returns the first bad folded index.
     ///
     /// Runs on rayon's current pool and never unranks a state: neighbours come from the same
     /// index arithmetic as the generator's (seconds for a 12-cell table).
     pub fn first_inconsistent_entry(&self) -> Option<u32> {
-        consistency::first_inconsistent_entry(&self.space, &self.header.goal, self.raw_body())
+        consistency::first_inconsistent_entry(
+            &self.space,
+            &self.header.goal,
+            self.header.metric,
+            self.raw_body(),
+        )
     }
 
     /// Recounts the states at each depth from the body.

@@ -155,47 +155,50 @@ impl<S: TableSource> PolicySource<S> {
     }
 }
 
-/// The build command a hint names for `goal`'s table.
-fn table_hint(goal: &State) -> String {
-    format!("npuzzle build --board {} --goal {goal}", goal.board())
+/// The build command a hint names for `goal`'s table in `metric`.
+fn table_hint(goal: &State, metric: npuzzle::Metric) -> String {
+    let option = match metric {
+        npuzzle::Metric::Stm => "",
+        npuzzle::Metric::Mtm => " --metric mtm",
+    };
+    format!(
+        "npuzzle build{option} --board {} --goal {goal}",
+        goal.board()
+    )
 }
 
 impl<S: TableSource> PolicySource<S> {
-    /// A table in the data directory's file `name` (STM or MTM, one byte per state): opened
-    /// within the budget when present and sound, else built by `build` (the inner source)
-    /// under the build policy, within the budget.
-    fn table_named(
+    /// The table of `goal` in `metric` (one byte per state) in the data directory's file of
+    /// that metric: opened within the budget when present and sound (its header's goal and
+    /// metric the ones asked for), else built by `build` (the inner source) under the build
+    /// policy, within the budget.
+    fn table_in_metric(
         &self,
         goal: &State,
-        name: &str,
-        metric: &str,
+        metric: npuzzle::Metric,
         build: impl FnOnce() -> Result<Table<StoredBytes>, SourceError>,
     ) -> Result<Table<StoredBytes>, SourceError> {
+        let (name, label) = match metric {
+            npuzzle::Metric::Stm => (npuzzle::store::file::file_name(goal), ""),
+            npuzzle::Metric::Mtm => (npuzzle::store::file::mtm_file_name(goal), "MTM "),
+        };
         // One byte per state.
         let bytes = u64::from(RankSpace::new(goal.board())?.states());
         let what = format!(
-            "{} {metric}table for goal {goal} ({})",
+            "{} {label}table for goal {goal} ({})",
             goal.board(),
             mb(bytes)
         );
-        let hint = if metric.is_empty() {
-            table_hint(goal)
-        } else {
-            format!(
-                "npuzzle distance --metric mtm --board {} --goal {goal} {goal}",
-                goal.board()
-            )
-        };
-        let path = self.dir.as_ref().map(|dir| dir.join(name));
-        let sound = path.as_ref().filter(|path| path.is_file()).map(|path| {
-            self.within_budget(&what, bytes, 0)?;
-            // A damaged file would be rebuilt by the inner source: that is a build too.
-            Ok::<_, SourceError>(
-                file::open_trusted(path)
-                    .ok()
-                    .filter(|table| table.expect(goal).is_ok()),
-            )
-        });
+        let hint = table_hint(goal, metric);
+        let path = self.dir.as_ref().map(|dir| dir.join(&name));
+        let sound =
+            path.as_ref().filter(|path| path.is_file()).map(|path| {
+                self.within_budget(&what, bytes, 0)?;
+                // A damaged file would be rebuilt by the inner source: that is a build too.
+                Ok::<_, SourceError>(file::open_trusted(path).ok().filter(|table| {
+                    table.expect(goal).is_ok() && table.expect_metric(metric).is_ok()
+                }))
+            });
         let table = match sound.transpose()?.flatten() {
             Some(table) => table,
             None => self.build_one(&what, &hint, || {
@@ -211,8 +214,7 @@ impl<S: TableSource> PolicySource<S> {
 
 impl<S: TableSource> TableSource for PolicySource<S> {
     fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
-        let name = npuzzle::store::file::file_name(goal);
-        self.table_named(goal, &name, "", || self.inner.table(goal))
+        self.table_in_metric(goal, npuzzle::Metric::Stm, || self.inner.table(goal))
     }
 
     fn damaged(&self, goal: &State) {
@@ -222,8 +224,7 @@ impl<S: TableSource> TableSource for PolicySource<S> {
     /// The MTM table under the same policy as [`PolicySource::table`]: its own file in the
     /// data directory, built by the inner source (and saved there) only under `--build`.
     fn mtm_table(&self, goal: &State) -> Result<Option<Table<StoredBytes>>, SourceError> {
-        let name = npuzzle::store::file::mtm_file_name(goal);
-        let table = self.table_named(goal, &name, "MTM ", || {
+        let table = self.table_in_metric(goal, npuzzle::Metric::Mtm, || {
             self.inner.mtm_table(goal)?.ok_or_else(|| -> SourceError {
                 Box::new(Refused(
                     "the server's table source keeps no MTM tables".to_string(),
