@@ -218,7 +218,7 @@ impl<'o> Game<'o> {
                 Ok(moves) => {
                     self.hint = self.how.metric.first_move(&moves).to_vec();
                     self.message = format!(
-                        "hint: {} (constructive solver, not optimal: {} moves{} left on its solution)",
+                        "hint: {} (constructive solver, not optimal: {} moves{} left)",
                         moves_to_string(&self.hint),
                         self.how.metric.length(&moves),
                         self.in_metric()
