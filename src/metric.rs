@@ -55,6 +55,31 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// The first move of `moves` (single-cell blank moves) counted in this metric: its first
+    /// letter under STM, its first run of equal letters (one slide) under MTM; empty for an
+    /// empty path. A hint is this, whatever solver wrote the path.
+    ///
+    /// ```
+    /// use npuzzle::metric::Metric;
+    /// let moves = npuzzle::verify::parse_moves("RRDLL")?;
+    /// assert_eq!(Metric::Stm.first_move(&moves), &moves[..1]);
+    /// assert_eq!(Metric::Mtm.first_move(&moves), &moves[..2]);
+    /// assert!(Metric::Mtm.first_move(&[]).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn first_move(self, moves: &[Move]) -> &[Move] {
+        let Some(&first) = moves.first() else {
+            return moves;
+        };
+        let end = match self {
+            Metric::Stm => 1,
+            Metric::Mtm => moves.iter().take_while(|&&mv| mv == first).count(),
+        };
+        &moves[..end]
+    }
+}
+
 impl fmt::Display for Metric {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -281,3 +281,25 @@ fn a_terminal_too_small_says_so_and_the_whole_board_comes_back_when_it_grows() {
     tmux.keys(&["q"]);
     tmux.wait_gone();
 }
+
+#[test]
+fn a_10x10_game_shows_no_distance_and_a_constructive_hint_labelled_not_optimal() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let Some(tmux) = Tmux::start_sized(
+        "large",
+        data.path(),
+        "--board 10x10 --seed 3 --metric mtm",
+        (80, 30),
+    ) else {
+        return;
+    };
+    let screen = tmux.wait_for("Distance: not computed");
+    assert!(screen.contains("npuzzle play: 10x10"), "{screen}");
+    assert!(screen.contains("uniformly random"), "{screen}");
+    assert_eq!(tile_rows(&screen, 10).len(), 10, "{screen}");
+    tmux.keys(&["?"]);
+    let screen = tmux.wait_for("constructive solver, not optimal");
+    assert!(screen.contains("moves in MTM left)"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_gone();
+}

@@ -26,6 +26,12 @@ const KEYS = {
 };
 
 function boardText() { return `${game.width}x${game.height}`; }
+// Beyond 5x5 the server gives no exact distance, only the constructive solver's hints and
+// solutions (guarantee none); the menu's note (/api/boards) says why.
+function isLarge() { return game.width * game.height > 25; }
+const NO_DISTANCE = 'no exact distance beyond 5x5: there is no table or pattern database, and an'
+  + ' optimal search would not finish in time; hints and solutions come from the constructive'
+  + ' solver and are not optimal';
 function stateText(tiles) { return tiles.join(','); }
 
 // Reads a state as the server writes it: `123456780`, `1 2 3 ... 0`, rows split by `/`.
@@ -68,6 +74,10 @@ function say(text) { $('status').textContent = text; }
 
 function render() {
   const grid = $('grid');
+  // Smaller cells on larger boards, so that a 10x10 fits beside the side panel.
+  const side = Math.max(game.width, game.height);
+  grid.style.setProperty('--cell', side <= 5 ? '64px' : `${Math.max(26, Math.floor(320 / side))}px`);
+  grid.classList.toggle('large', side > 5);
   grid.style.gridTemplateColumns = `repeat(${game.width}, var(--cell))`;
   grid.replaceChildren();
   const blank = game.tiles.indexOf(0);
@@ -160,6 +170,16 @@ async function showDistance() {
   out.dataset.ready = 'false';
   out.textContent = '…';
   $('method').textContent = '';
+  if (isLarge()) {
+    // No question to the server: it has no exact distance here (it would answer 400).
+    const solved = stateText(game.tiles) === stateText(game.goal);
+    out.textContent = solved ? '0' : 'not computed';
+    out.dataset.distance = solved ? '0' : '';
+    $('method').textContent = solved ? 'at the goal' : NO_DISTANCE;
+    if (solved && game.made > 0) say('solved!');
+    out.dataset.ready = 'true';
+    return;
+  }
   const reply = await api('/api/distance', pairParams(game.tiles));
   if (asked !== game.asked) return; // a later move asked again
   if (reply.ok) {
@@ -190,15 +210,27 @@ async function hint() {
   say('thinking…');
   const reply = await api('/api/solve', pairParams(game.tiles));
   if (!reply.ok) { say(`no hint: ${reply.json.error}`); return; }
-  const letter = reply.json.moves[0];
-  if (!letter) { say('solved: no move needed'); return; }
+  // The server's first move in the metric: one letter (STM) or one slide, a run of one
+  // letter (MTM).
+  const hinted = reply.json.hint;
+  if (!hinted) { say('solved: no move needed'); return; }
+  const letter = hinted[0];
   const blank = game.tiles.indexOf(0);
   const [dr, dc] = STEP[letter];
-  const target = blank + dr * game.width + dc;
-  say(`hint: ${letter} (slide tile ${game.tiles[target]})`);
-  $('status').dataset.hint = letter;
-  const cell = document.querySelector(`#grid [data-index="${target}"]`);
-  if (cell) cell.classList.add('hinted');
+  const targets = [...hinted].map((_, i) => blank + (i + 1) * (dr * game.width + dc));
+  const tiles = targets.map((t) => game.tiles[t]);
+  const what = tiles.length === 1 ? `slide tile ${tiles[0]}` : `slide tiles ${tiles.join(', ')}`;
+  const quality = reply.json.optimal ? ''
+    : ` (from the ${reply.json.algorithm} solver, guarantee ${reply.json.guarantee}: not optimal)`;
+  say(`hint: ${hinted} (${what})${quality}`);
+  $('status').dataset.hint = hinted;
+  $('status').dataset.guarantee = reply.json.guarantee;
+  // Only this hint's cells are marked (an earlier hint, in another metric, is gone).
+  for (const cell of document.querySelectorAll('#grid .cell.hinted')) cell.classList.remove('hinted');
+  for (const target of targets) {
+    const cell = document.querySelector(`#grid [data-index="${target}"]`);
+    if (cell) cell.classList.add('hinted');
+  }
 }
 
 function clearSolution() {
@@ -217,7 +249,11 @@ async function showSolution() {
   const reply = await api('/api/solve', pairParams(game.tiles));
   if (!reply.ok) { say(`no solution: ${reply.json.error}`); return; }
   game.solution = { moves: reply.json.moves, next: 0 };
-  say(`an optimal solution: ${reply.json.distance} moves (${reply.json.algorithm})`);
+  const metric = reply.json.metric.toUpperCase();
+  say(reply.json.optimal
+    ? `an optimal solution: ${reply.json.length} moves in ${metric} (${reply.json.algorithm})`
+    : `a solution of ${reply.json.length} moves in ${metric} from the ${reply.json.algorithm} solver (guarantee ${reply.json.guarantee}: not optimal)`);
+  $('solution-moves').dataset.guarantee = reply.json.guarantee;
   renderSolution();
 }
 
@@ -255,13 +291,15 @@ function playAll() {
     return;
   }
   $('play-all').textContent = 'Pause';
+  // A constructive solution of a large board runs to thousands of moves: faster steps.
+  const every = game.solution && game.solution.moves.length > 100 ? 25 : 350;
   game.timer = setInterval(() => {
     if (!step()) {
       clearInterval(game.timer);
       game.timer = null;
       $('play-all').textContent = 'Play';
     }
-  }, 350);
+  }, every);
 }
 
 // The menu says what each board gives, as the server reports it (GET /api/boards).
@@ -298,9 +336,18 @@ async function describeBoards(tries = 30) {
 function describeBoard() {
   const info = game.boards[boardText()];
   const note = $('board-note');
-  note.textContent = info ? info.detail : '';
-  note.dataset.answers = info ? info.answers : '';
-  $('depth').max = info && info.max_shuffle !== undefined ? String(info.max_shuffle) : '80';
+  // Until /api/boards answers (it may be building databases), a large board still says why
+  // it shows no distance.
+  note.textContent = info ? info.detail : (isLarge() ? `${boardText()}: ${NO_DISTANCE}` : '');
+  note.dataset.answers = info ? info.answers : (isLarge() ? 'constructive' : '');
+  $('depth').max = info && info.max_shuffle !== undefined ? String(info.max_shuffle)
+    : (isLarge() ? '100000' : '80');
+  // Beyond 5x5 a shuffle is a uniformly random state or a random walk, the server's choice
+  // of scramblers; the verdict needs an exact distance, which is out of reach there.
+  $('scramble-label').hidden = !isLarge();
+  $('check').disabled = isLarge();
+  $('verify-note').textContent = isLarge()
+    ? 'Not on boards beyond 5x5: a verdict needs the exact distance, which is out of reach there.' : '';
 }
 
 function setBoard() {
@@ -337,6 +384,23 @@ async function shuffle() {
   }
   clearSolution();
   say('shuffling…');
+  if (isLarge()) {
+    const uniform = $('scramble').value === 'uniform';
+    const params = { board: boardText(), goal: stateText(game.goal), count: 1,
+      scramble: uniform ? 'uniform' : 'walk' };
+    if (!uniform) params.moves = Math.max(0, Math.floor(depth));
+    const drawn = await api('/api/sample', params);
+    if (!drawn.ok) { say(`cannot shuffle: ${drawn.json.error}`); return; }
+    game.tiles = parseState(drawn.json.instances[0].start);
+    game.history = [];
+    game.made = 0;
+    say(uniform
+      ? `shuffled: a uniformly random solvable state (seed ${drawn.json.seed})`
+      : `shuffled by a walk of ${params.moves} random moves (seed ${drawn.json.seed})`);
+    render();
+    showDistance();
+    return;
+  }
   // Only a board with a table can draw a position at an exact depth; elsewhere the page
   // walks without asking (the server would refuse the depth).
   const exact = info ? info.exact_shuffle : ['2x2', '2x3', '3x2', '3x3', '4x3', '3x4'].includes(boardText());

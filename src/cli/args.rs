@@ -85,7 +85,9 @@ pub enum Command {
     /// `?` or `H` a hint (an optimal next move), `u` undo, `s` shuffle to an exact depth
     /// (`+`/`-` change it), `r` back to the start, `q` or Esc quit. On boards without a table
     /// the distance comes from a search within --limit; if it gives up, a lower bound is
-    /// shown, labelled so.
+    /// shown, labelled so. `--metric mtm` counts a slide of tiles as one move (the hint is a
+    /// slide). Boards beyond 5x5 (`--board 10x10`, up to 64x64) show no distance, and their
+    /// hint is the constructive solver's next move, labelled not optimal.
     Play(PlayArgs),
     /// Print a shell completion script for SHELL on standard output
     ///
@@ -686,7 +688,7 @@ pub struct PlayArgs {
     pub goal: GoalArgs,
 
     /// The depth of a shuffle (`s`): exact on boards with a table, a walk of that many
-    /// random moves elsewhere
+    /// random moves elsewhere up to 5x5; beyond 5x5 a shuffle is a uniformly random state
     #[arg(long, value_name = "D", default_value_t = 12)]
     pub depth: u8,
 
@@ -697,6 +699,12 @@ pub struct PlayArgs {
     /// Per-move search limit on boards without a table (e.g. 500ms, 2s, 1M)
     #[arg(long, value_name = "LIMIT", value_parser = super::limits::parse_limit)]
     pub limit: Vec<super::limits::LimitArg>,
+
+    /// How moves are counted for the distance and the hint: stm (one cell a move) or mtm (a
+    /// slide of several tiles is one move; the hint is then a whole slide). Beyond 5x5 no
+    /// distance is shown and the hint is the constructive solver's (not optimal)
+    #[arg(long, value_enum, value_name = "METRIC", default_value_t = MetricArg::Stm)]
+    pub metric: MetricArg,
 }
 
 /// Reads `--within`: a factor (`1.2`), `none` or `optimal`.

@@ -211,7 +211,9 @@ test('the board menu says what the server gives on each board, as /api/boards re
     const option = options.find((o) => o.value === board.board);
     assert.equal(option.label, board.label);
     assert.equal(option.answers, board.answers);
-    assert.match(board.label, /table|databases|search/);
+    assert.match(board.label, /table|databases|search|constructive/);
+    // Beyond 5x5: no exact distance, the constructive solver's hints (issue 28).
+    assert.equal(board.answers === 'constructive', Number(board.board.split('x')[0]) * Number(board.board.split('x')[1]) > 25, board.board);
     // Every board with a table has the command line's table; others say they search.
     const [w, h] = board.board.split('x').map(Number);
     assert.equal(board.answers === 'table', w * h <= 12, board.board);
@@ -273,4 +275,77 @@ test('a board without a table shows a search answer (4x4), a goal with the blank
   now = await shown();
   assert.equal(now.distance, 9);
   assert.equal(cliDistance(now.state, now.board, '0,1,2,3,4,5'), 9);
+});
+
+test('a 10x10 board shuffles, moves, and gives constructive hints labelled not optimal, in both metrics', async () => {
+  const failed = [];
+  const listen = (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`); };
+  page.on('response', listen);
+  try {
+    await page.goto(url);
+    await shown();
+    await page.selectOption('#board', '10x10');
+    let now = await shown();
+    assert.equal(now.board, '10x10');
+    assert.equal(now.text, '0', 'the goal');
+    await page.selectOption('#scramble', 'uniform');
+    await page.click('#shuffle');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.includes('uniformly random'));
+    now = await shown();
+    assert.equal(now.state.split(',').length, 100);
+    assert.equal(now.text, 'not computed');
+    assert.match(await page.textContent('#method'), /no exact distance beyond 5x5/);
+    assert.match(await page.textContent('#board-note'), /constructive solver/);
+
+    // A few moves by the keyboard: the board changes, no distance is claimed.
+    let moved = 0;
+    for (const key of ['ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowRight', 'k', 'h']) {
+      const before = now.state;
+      await page.keyboard.press(key);
+      await page.waitForTimeout(50);
+      if (await page.getAttribute('#grid', 'data-state') === before) continue;
+      now = await shown();
+      moved += 1;
+      assert.equal(now.text, 'not computed');
+    }
+    assert.ok(moved >= 3, `at least 3 of the moves were legal (${moved})`);
+    assert.equal(await page.textContent('#made'), String(moved));
+
+    // Hints in both metrics: a legal move (a slide of one direction under MTM), labelled with
+    // the guarantee none; following the STM one moves the blank that way.
+    for (const metric of ['mtm', 'stm']) {
+      await page.selectOption('#metric', metric);
+      await page.evaluate(() => { delete document.querySelector('#status').dataset.hint; });
+      await page.click('#hint');
+      await page.waitForSelector('#status[data-hint]');
+      const hinted = await page.getAttribute('#status', 'data-hint');
+      assert.match(hinted, /^(U+|D+|L+|R+)$/, hinted);
+      if (metric === 'stm') assert.equal(hinted.length, 1);
+      assert.equal(await page.getAttribute('#status', 'data-guarantee'), 'none');
+      assert.match(await page.textContent('#status'), /not optimal/);
+      assert.ok((await page.$$('#grid .cell.hinted')).length === hinted.length);
+    }
+    const hinted = await page.getAttribute('#status', 'data-hint');
+    const arrow = { U: 'ArrowUp', D: 'ArrowDown', L: 'ArrowLeft', R: 'ArrowRight' }[hinted];
+    const blank = now.state.split(',').indexOf('0');
+    now = await press(arrow);
+    const step = { U: -10, D: 10, L: -1, R: 1 }[hinted];
+    assert.equal(now.state.split(',').indexOf('0'), blank + step, 'the hint was a legal move');
+
+    // A whole solution: the constructive solver's, labelled so, stepped through.
+    await page.click('#solution');
+    await page.waitForSelector('#solution-moves[data-moves]');
+    assert.equal(await page.getAttribute('#solution-moves', 'data-guarantee'), 'none');
+    assert.match(await page.textContent('#status'), /constructive solver \(guarantee none: not optimal\)/);
+    const moves = await page.getAttribute('#solution-moves', 'data-moves');
+    assert.ok(moves.length > 0);
+    await page.click('#step');
+    await page.waitForFunction((b) => document.querySelector('#grid').dataset.state !== b, now.state);
+    assert.equal(await page.getAttribute('#check', 'disabled'), '');
+    mkdirSync(out, { recursive: true });
+    await page.screenshot({ path: path.join(out, 'page-10x10.png'), fullPage: true });
+  } finally {
+    page.off('response', listen);
+  }
+  assert.deepEqual(failed, [], 'no request failed');
 });

@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 use npuzzle::answer::{AnswerError, Exact, NoAnswer};
 use npuzzle::sample::{self as sampling, SampleOptions};
 use npuzzle::verify::{parse_moves, Claim};
-use npuzzle::{Board, How, Limits, Method, Metric, Oracle, State, TableError};
+use npuzzle::{moves_to_string, Board, How, Limits, Method, Metric, Oracle, State, TableError};
 
 use super::super::input::{goal_of, parse_state, shorten};
 use super::super::limits::{parse_limit, LimitArg};
 use super::super::Failure;
-use super::Shared;
+use super::{large, Shared};
 
 /// The search limit of a request that names none.
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(5);
@@ -55,8 +55,15 @@ impl ApiError {
     }
 
     /// Malformed input: 400.
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(super) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl ApiError {
+    /// A pair with no solution: 422.
+    pub(super) fn unsolvable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 }
 
@@ -216,7 +223,17 @@ pub(super) async fn ask<T: Send + 'static>(
     board: Board,
     question: impl FnOnce(&Oracle) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let search = if shared.oracle.uses_table(board) {
+    ask_with(shared, !shared.oracle.uses_table(board), question).await
+}
+
+/// [`ask`] for a question that takes a search slot where `searches` (a search, or the
+/// constructive solver on a large board: work that grows with the board, not a table read).
+pub(super) async fn ask_with<T: Send + 'static>(
+    shared: &Shared,
+    searches: bool,
+    question: impl FnOnce(&Oracle) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let search = if !searches {
         None
     } else {
         Some(shared.searches.clone().try_acquire_owned().map_err(|_| {
@@ -298,6 +315,14 @@ pub async fn distance(
     query: Result<Query<PairQuery>, QueryRejection>,
 ) -> Result<Json<DistanceJson>, ApiError> {
     let Query(query) = query?;
+    if let Some((start, _)) = large::read_pair(
+        query.start.as_deref(),
+        query.goal.as_deref(),
+        query.board.as_deref(),
+    )? {
+        read_metric(query.metric.as_deref())?;
+        return Err(large::no_distance(start.board()));
+    }
     let pair = read_pair(&query)?;
     let board = pair.start.board();
     ask(&shared, board, move |oracle| {
@@ -317,41 +342,71 @@ pub async fn distance(
     .await
 }
 
+/// A solution: optimal on boards up to 5x5, the constructive solver's beyond.
 #[derive(Serialize)]
 pub struct SolveJson {
-    start: String,
-    goal: String,
-    board: String,
-    distance: usize,
-    moves: String,
-    path: Vec<String>,
-    algorithm: String,
-    optimal: bool,
-    expanded: u64,
-    time_ms: f64,
+    pub(super) start: String,
+    pub(super) goal: String,
+    pub(super) board: String,
+    /// `stm` or `mtm`: what `distance`, `length` and `hint` count.
+    pub(super) metric: &'static str,
+    /// The exact distance where the solution is optimal, else null.
+    pub(super) distance: Option<usize>,
+    /// The solution's length in the metric.
+    pub(super) length: usize,
+    pub(super) moves: String,
+    /// The solution's first move in the metric (one letter under STM, one slide under MTM).
+    pub(super) hint: String,
+    /// The states along the solution (not on boards beyond 5x5, where it would be long).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) path: Option<Vec<String>>,
+    pub(super) algorithm: String,
+    pub(super) optimal: bool,
+    /// `optimal`, `within F` or `none`, as `npuzzle solve` labels it.
+    pub(super) guarantee: String,
+    pub(super) expanded: u64,
+    pub(super) time_ms: f64,
 }
 
-/// `GET /api/solve?start=S&goal=G[&board=WxH][&limit=5s]`: an optimal solution.
+/// `GET /api/solve?start=S&goal=G[&board=WxH][&limit=5s][&metric=mtm]`: an optimal solution,
+/// or beyond 5x5 the constructive solver's (guarantee none).
 pub async fn solve(
     With(shared): With<Shared>,
     query: Result<Query<PairQuery>, QueryRejection>,
 ) -> Result<Json<SolveJson>, ApiError> {
     let Query(query) = query?;
+    if let Some((start, goal)) = large::read_pair(
+        query.start.as_deref(),
+        query.goal.as_deref(),
+        query.board.as_deref(),
+    )? {
+        let metric = read_metric(query.metric.as_deref())?;
+        return ask_with(&shared, true, move |_| {
+            large::solve(&start, &goal, metric).map(Json)
+        })
+        .await;
+    }
     let pair = read_pair(&query)?;
     let board = pair.start.board();
     ask(&shared, board, move |oracle| {
         let answer = oracle.solve(&pair.start, &pair.goal, pair.how)?;
         let (value, cost) = answer.split();
         let solution = value.map_err(|why| no_answer(oracle, why, &cost, &pair))?;
+        let metric = pair.how.metric;
+        let length = metric.length(solution.moves());
         Ok(Json(SolveJson {
             start: pair.start.to_string(),
             goal: pair.goal.to_string(),
             board: board.to_string(),
-            distance: pair.how.metric.length(solution.moves()),
+            metric: metric.name(),
+            distance: cost.method.is_optimal().then_some(length),
+            length,
             moves: solution.moves_string(),
-            path: solution.path().iter().map(State::to_string).collect(),
+            hint: moves_to_string(metric.first_move(solution.moves())),
+            path: Some(solution.path().iter().map(State::to_string).collect()),
             algorithm: method_name(&cost.method),
             optimal: cost.method.is_optimal(),
+            guarantee: cost.method.guarantee().to_string(),
             expanded: cost.expanded,
             time_ms: cost.elapsed.as_secs_f64() * 1e3,
         }))
@@ -402,6 +457,13 @@ pub async fn verify(
     body: Result<Json<VerifyBody>, JsonRejection>,
 ) -> Result<Json<VerifyJson>, ApiError> {
     let Json(body) = body?;
+    if let Some((start, _)) = large::read_pair(
+        Some(body.start.as_str()),
+        body.goal.as_deref(),
+        body.board.as_deref(),
+    )? {
+        return Err(large::no_verdict(start.board()));
+    }
     let query = PairQuery {
         start: Some(body.start),
         goal: body.goal,
@@ -470,23 +532,28 @@ pub struct SampleQuery {
     count: Option<u64>,
     seed: Option<u64>,
     unsolvable: Option<u64>,
+    /// `uniform` or `walk` (with `moves`): the library's scramblers, on any board; the only
+    /// shuffles beyond 5x5.
+    scramble: Option<String>,
+    /// The moves of a `scramble=walk`.
+    moves: Option<usize>,
 }
 
 #[derive(Serialize)]
 pub struct InstanceJson {
-    start: String,
-    goal: String,
+    pub(super) start: String,
+    pub(super) goal: String,
     /// The exact distance, `"unsolvable"`, or absent when nobody computed it (no table).
     #[serde(skip_serializing_if = "Option::is_none")]
-    distance: Option<serde_json::Value>,
+    pub(super) distance: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
 pub struct SampleJson {
-    board: String,
-    goal: String,
-    seed: u64,
-    instances: Vec<InstanceJson>,
+    pub(super) board: String,
+    pub(super) goal: String,
+    pub(super) seed: u64,
+    pub(super) instances: Vec<InstanceJson>,
 }
 
 /// `GET /api/sample?depth=D&count=N&seed=X[&goal=G][&board=WxH]`: instances drawn as
@@ -496,6 +563,32 @@ pub async fn sample(
     query: Result<Query<SampleQuery>, QueryRejection>,
 ) -> Result<Json<SampleJson>, ApiError> {
     let Query(query) = query?;
+    let large_goal = large::sample_goal(query.goal.as_deref(), query.board.as_deref())?;
+    if large_goal.is_some() || query.scramble.is_some() || query.moves.is_some() {
+        if query.depth.is_some() || query.min_depth.is_some() || query.max_depth.is_some() {
+            return Err(ApiError::bad(
+                "depth, min_depth and max_depth need an exact table: leave them out with scramble= (and on boards beyond 5x5, where shuffles are scrambles)",
+            ));
+        }
+        if query.unsolvable.is_some_and(|n| n > 0) {
+            return Err(ApiError::bad("unsolvable= is not offered with scramble="));
+        }
+        let goal = match large_goal {
+            Some(goal) => goal,
+            None => {
+                let board = read_board(query.board.as_deref())?;
+                let goal = goal_of(query.goal.as_deref().filter(|g| !g.is_empty()), board)?;
+                npuzzle::large::LargeState::from_small(&goal)
+            }
+        };
+        let scrambler = large::read_scrambler(query.scramble.as_deref(), query.moves)?;
+        let count = query.count.unwrap_or(1);
+        let seed = query.seed.unwrap_or_else(sampling::fresh_seed);
+        return ask_with(&shared, true, move |_| {
+            large::sample(&goal, scrambler, count, seed)
+        })
+        .await;
+    }
     let board = read_board(query.board.as_deref())?;
     let goal = goal_of(query.goal.as_deref().filter(|g| !g.is_empty()), board)?;
     let count = query.count.unwrap_or(1);

@@ -1,16 +1,17 @@
 //! `GET /api/boards`: the boards the page offers and what the server gives on each, so that
 //! the page's menu says it (an exact table; a search with pattern databases; a search without
-//! them, which answers only short shuffles within the time limit) instead of offering boards
-//! as if they were all alike.
+//! them, which answers only short shuffles within the time limit; beyond 5x5, no distance and
+//! the constructive solver's hints) instead of offering boards as if they were all alike.
 
 use axum::extract::State as With;
 use axum::Json;
 use serde::Serialize;
 
+use npuzzle::large::LargeBoard;
 use npuzzle::{Board, State};
 
 use super::api::{ask, ApiError, DEFAULT_LIMIT};
-use super::Shared;
+use super::{large, Shared};
 
 /// The boards of the page's menu, in its order.
 pub const MENU: [(usize, usize); 8] = [
@@ -38,7 +39,8 @@ const NAMED_TABLE_BYTES: u64 = 10_000_000;
 pub struct BoardJson {
     /// `WxH`.
     board: String,
-    /// `table`, `databases` or `search`.
+    /// `table`, `databases`, `search`, or `constructive` (beyond 5x5: no exact distance, the
+    /// constructive solver's hints).
     answers: &'static str,
     /// The menu's words for it, e.g. `4x4 (search with databases)`.
     label: String,
@@ -54,6 +56,8 @@ pub struct BoardJson {
 #[derive(Serialize)]
 pub struct BoardsJson {
     boards: Vec<BoardJson>,
+    /// The most cells of a board the API answers on (boards beyond the menu's too).
+    max_cells: usize,
 }
 
 /// `GET /api/boards`.
@@ -113,7 +117,23 @@ pub async fn boards(With(shared): With<Shared>) -> Result<Json<BoardsJson>, ApiE
             };
             boards.push(entry);
         }
-        Ok(Json(BoardsJson { boards }))
+        for (width, height) in large::MENU {
+            let Ok(board) = LargeBoard::new(width, height) else {
+                continue;
+            };
+            boards.push(BoardJson {
+                board: board.to_string(),
+                answers: "constructive",
+                label: format!("{board} (constructive hints, not optimal)"),
+                detail: large::detail(board),
+                exact_shuffle: false,
+                max_shuffle: None,
+            });
+        }
+        Ok(Json(BoardsJson {
+            boards,
+            max_cells: large::MAX_CELLS,
+        }))
     })
     .await
 }

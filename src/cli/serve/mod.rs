@@ -10,7 +10,9 @@
 //! accept connections), at most [`MAX_ANSWERING`] at once; questions that need a search
 //! (boards without a table) take one of [`search_slots`] slots or are refused with 503 at
 //! once; a search runs within its request's `limit` (default [`api::DEFAULT_LIMIT`], at most
-//! [`api::MAX_LIMIT`]); `sample` draws at most [`api::MAX_SAMPLE_COUNT`] instances.
+//! [`api::MAX_LIMIT`]); `sample` draws at most [`api::MAX_SAMPLE_COUNT`] instances. Boards
+//! beyond 5x5 are answered up to [`large::MAX_CELLS`] cells (the constructive solver, in a
+//! search slot; larger boards are refused with 400).
 //!
 //! Connections, so that idle or slow clients cannot hold it either: at most
 //! [`connection_cap`] open at once (below the descriptor limit; past it a connection gets a
@@ -22,6 +24,7 @@
 
 mod api;
 mod boards;
+mod large;
 mod page;
 mod policy;
 
