@@ -104,18 +104,18 @@ impl Oracle {
             .mtm_tables
             .slot(goal.board(), goal.blank())
             .and_then(|slot| slot.get());
-        if let (Some(table), Choice::Auto | Choice::Table) = (open, how.choice) {
+        if let Some(table) = open.filter(|_| how.choice.may_use_table()) {
             return Ok(MtmRoute::Table(table));
         }
         if !start.can_reach(goal) {
             return Ok(MtmRoute::Unsolvable);
         }
         let table = match how.choice {
-            Choice::Search(_) | Choice::NoTable => None,
-            Choice::Auto => self.mtm_table(goal)?,
+            Choice::Auto(_) => self.mtm_table(goal)?,
             Choice::Table => Some(self.mtm_table(goal)?.ok_or(AnswerError::NoTable {
                 board: goal.board(),
             })?),
+            _ => None,
         };
         Ok(table.map_or(MtmRoute::Search, MtmRoute::Table))
     }
