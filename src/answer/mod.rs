@@ -635,28 +635,19 @@ impl Oracle {
     /// # Errors
     /// [`AnswerError::Source`] when the source cannot give it.
     pub fn table(&self, goal: &State) -> Result<Option<&Table<StoredBytes>>, AnswerError> {
-        let (Some(source), Some(slot)) =
-            (&self.source, self.slots.slot(goal.board(), goal.blank()))
-        else {
+        let Some(source) = &self.source else {
             return Ok(None);
         };
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        // A poisoned lock only means another thread panicked while loading; the slot is
-        // still either empty or holds a complete table.
-        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        let table = source
-            .table(&canonical)
-            .map_err(|reason| AnswerError::Source {
-                goal: canonical,
-                reason,
-            })?;
-        Ok(Some(slot.get_or_init(|| table)))
+        self.slots
+            .get_or_load(goal.board(), goal.blank(), &self.loading, || {
+                let canonical = State::canonical_goal(goal.board(), goal.blank());
+                source
+                    .table(&canonical)
+                    .map_err(|reason| AnswerError::Source {
+                        goal: canonical,
+                        reason,
+                    })
+            })
     }
 
     /// Checks the table serving `goal` deeply, once ([`Table::verify_deep`]: 2 ms on 3x3,

@@ -40,33 +40,27 @@ impl Oracle {
         if !self.uses_table(goal.board()) {
             return Ok(None);
         }
-        let Some(slot) = self.mtm_tables.slot(goal.board(), goal.blank()) else {
-            return Ok(None);
-        };
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        // As for STM tables: one build at a time, each once.
-        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        let kept = match &self.source {
-            Some(source) => source
-                .mtm_table(&canonical)
-                .map_err(|reason| AnswerError::Source {
-                    goal: canonical,
-                    reason,
-                })?,
-            None => None,
-        };
-        let table = match kept {
-            Some(table) => MtmTable::from_table(table),
-            None => MtmTable::build(&canonical, BuildOptions::default())
-                .expect("a board with tables can be ranked"),
-        };
-        Ok(Some(slot.get_or_init(|| table)))
+        // As for STM tables: one load at a time, each once.
+        self.mtm_tables
+            .get_or_load(goal.board(), goal.blank(), &self.loading, || {
+                let canonical = State::canonical_goal(goal.board(), goal.blank());
+                let kept = match &self.source {
+                    Some(source) => {
+                        source
+                            .mtm_table(&canonical)
+                            .map_err(|reason| AnswerError::Source {
+                                goal: canonical,
+                                reason,
+                            })?
+                    }
+                    None => None,
+                };
+                Ok(match kept {
+                    Some(table) => MtmTable::from_table(table),
+                    None => MtmTable::build(&canonical, BuildOptions::default())
+                        .expect("a board with tables can be ranked"),
+                })
+            })
     }
 
     /// An MTM table's reply, telling the source about damage (as [`Oracle::read`] does for
