@@ -1,12 +1,15 @@
-//! A lower bound on the distance, known without a table or a search: what a shell shows when
-//! a search gave up (the terminal game, the web page), labelled as a bound.
+//! A lower bound on the distance, known without a table, a search or a pattern database: the
+//! floor under [`crate::Oracle::lower_bound`], which maxes it with the databases the oracle
+//! holds. A shell shows the oracle's bound when a search gave up (the terminal game, the web
+//! page), labelled as a bound.
 
 use crate::heuristic::{Heuristic, LinearConflict};
 use crate::state::State;
 
-/// The best lower bound on the moves from `start` to `goal` that costs no search: the linear
-/// conflict estimate, the strongest admissible heuristic npuzzle offers (at least Manhattan
-/// distance). `None` when `start` cannot reach `goal` or the boards differ.
+/// The best lower bound on the moves from `start` to `goal` that needs neither a search nor
+/// a pattern database: the linear conflict estimate (at least Manhattan distance). Where
+/// databases may be held, ask [`crate::Oracle::lower_bound`], which is never lower. `None`
+/// when `start` cannot reach `goal` or the boards differ.
 ///
 /// ```
 /// use npuzzle::answer::lower_bound;

@@ -106,10 +106,9 @@ pub fn has_table(board: Board) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct How {
-    /// Which way: [`Choice::Auto`] unless asked otherwise.
+    /// Which way, with the heuristic of a search that uses one: [`Choice::AUTO`] unless asked
+    /// otherwise.
     pub choice: Choice,
-    /// The heuristic of a search that uses one (`None`: linear conflict).
-    pub heuristic: Option<HeuristicKind>,
     /// Limits of a search (a table answer needs none). An unset node limit becomes
     /// [`DEFAULT_MEMORY_BOUND_NODES`] for searches whose memory grows with the nodes.
     pub limits: Limits,
@@ -124,20 +123,101 @@ pub struct How {
     pub guarantee: Guarantee,
 }
 
-/// Which way to answer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which way to answer, and with which heuristic where the way is a search that uses one
+/// (a table, BFS and IDDFS carry none).
+///
+/// A heuristic of `None` is the default one: pattern databases where IDA* finds some for the
+/// goal (those it holds or can open), else linear conflict. A heuristic that is named is used
+/// as named; [`HeuristicKind::PatternDatabase`] named where the goal has no databases is
+/// [`AnswerError::NoDatabases`].
+///
+/// ```
+/// use npuzzle::answer::Choice;
+/// use npuzzle::heuristic::HeuristicKind;
+/// use npuzzle::search::Algorithm;
+/// let astar = Choice::search(Algorithm::AStar, Some(HeuristicKind::Manhattan));
+/// assert_eq!(astar, Choice::AStar(Some(HeuristicKind::Manhattan)));
+/// assert_eq!(astar.heuristic(), Some(HeuristicKind::Manhattan));
+/// // BFS uses no heuristic, so it carries none.
+/// assert_eq!(Choice::search(Algorithm::Bfs, Some(HeuristicKind::Manhattan)), Choice::Bfs);
+/// assert_eq!(Choice::AUTO.algorithm(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Choice {
-    /// The exact table where the board has one, else the fallback search: IDA* (A* on boards
-    /// of at most [`ASTAR_FALLBACK_MAX_CELLS`] cells, where its memory stays small).
-    #[default]
-    Auto,
+    /// The exact table where the board has one, else the fallback search with this
+    /// heuristic: IDA* (A* on boards of at most [`ASTAR_FALLBACK_MAX_CELLS`] cells, where its
+    /// memory stays small).
+    Auto(Option<HeuristicKind>),
     /// The exact table only; boards without one are an error.
     Table,
-    /// The fallback search of [`Choice::Auto`], never a table.
-    NoTable,
-    /// This search.
-    Search(Algorithm),
+    /// The fallback search of [`Choice::Auto`] with this heuristic, never a table.
+    NoTable(Option<HeuristicKind>),
+    /// A* ([`Algorithm::AStar`]) with this heuristic.
+    AStar(Option<HeuristicKind>),
+    /// IDA* ([`Algorithm::IdaStar`]) with this heuristic.
+    IdaStar(Option<HeuristicKind>),
+    /// Greedy best-first search ([`Algorithm::Greedy`]) with this heuristic: not optimal.
+    Greedy(Option<HeuristicKind>),
+    /// Breadth-first search ([`Algorithm::Bfs`]).
+    Bfs,
+    /// Iterative-deepening depth-first search ([`Algorithm::Iddfs`]).
+    Iddfs,
+}
+
+impl Default for Choice {
+    fn default() -> Choice {
+        Choice::AUTO
+    }
+}
+
+impl Choice {
+    /// The default way: the exact table where the board has one, else the fallback search
+    /// with the default heuristic.
+    pub const AUTO: Choice = Choice::Auto(None);
+
+    /// The search `algorithm`, with `heuristic` if it uses one (else the heuristic is
+    /// dropped: it would mean nothing).
+    pub fn search(algorithm: Algorithm, heuristic: Option<HeuristicKind>) -> Choice {
+        match algorithm {
+            Algorithm::AStar => Choice::AStar(heuristic),
+            Algorithm::IdaStar => Choice::IdaStar(heuristic),
+            Algorithm::Greedy => Choice::Greedy(heuristic),
+            Algorithm::Bfs => Choice::Bfs,
+            Algorithm::Iddfs => Choice::Iddfs,
+        }
+    }
+
+    /// The search this choice names, if it names one (`None` for a table and for the
+    /// fallback search, which depends on the board).
+    pub fn algorithm(self) -> Option<Algorithm> {
+        match self {
+            Choice::AStar(_) => Some(Algorithm::AStar),
+            Choice::IdaStar(_) => Some(Algorithm::IdaStar),
+            Choice::Greedy(_) => Some(Algorithm::Greedy),
+            Choice::Bfs => Some(Algorithm::Bfs),
+            Choice::Iddfs => Some(Algorithm::Iddfs),
+            Choice::Auto(_) | Choice::Table | Choice::NoTable(_) => None,
+        }
+    }
+
+    /// The heuristic asked for, where this way can search with one (`None`: the default, or
+    /// a way that uses none).
+    pub fn heuristic(self) -> Option<HeuristicKind> {
+        match self {
+            Choice::Auto(heuristic)
+            | Choice::NoTable(heuristic)
+            | Choice::AStar(heuristic)
+            | Choice::IdaStar(heuristic)
+            | Choice::Greedy(heuristic) => heuristic,
+            Choice::Table | Choice::Bfs | Choice::Iddfs => None,
+        }
+    }
+
+    /// Whether this way may answer from a table.
+    fn may_use_table(self) -> bool {
+        matches!(self, Choice::Auto(_) | Choice::Table)
+    }
 }
 
 impl How {
@@ -149,33 +229,26 @@ impl How {
         }
     }
 
-    /// By `algorithm` with `heuristic`, within `limits`.
+    /// By `algorithm` with `heuristic` (where it uses one: see [`Choice::search`]), within
+    /// `limits`.
     pub fn search(algorithm: Algorithm, heuristic: Option<HeuristicKind>, limits: Limits) -> How {
-        How {
-            choice: Choice::Search(algorithm),
-            heuristic,
-            limits,
-            metric: Metric::Stm,
-            guarantee: Guarantee::Optimal,
-        }
+        How::choosing(Choice::search(algorithm, heuristic), limits)
     }
 
     /// By the fallback search with `heuristic`, never a table, within `limits`.
     pub fn without_table(heuristic: Option<HeuristicKind>, limits: Limits) -> How {
-        How {
-            choice: Choice::NoTable,
-            heuristic,
-            limits,
-            metric: Metric::Stm,
-            guarantee: Guarantee::Optimal,
-        }
+        How::choosing(Choice::NoTable(heuristic), limits)
     }
 
     /// The default way with `heuristic` for the fallback search, within `limits`.
     pub fn auto(heuristic: Option<HeuristicKind>, limits: Limits) -> How {
+        How::choosing(Choice::Auto(heuristic), limits)
+    }
+
+    /// By `choice`, within `limits`, otherwise the default way.
+    pub fn choosing(choice: Choice, limits: Limits) -> How {
         How {
-            choice: Choice::Auto,
-            heuristic,
+            choice,
             limits,
             metric: Metric::Stm,
             guarantee: Guarantee::Optimal,
@@ -562,35 +635,26 @@ impl Oracle {
     /// # Errors
     /// [`AnswerError::Source`] when the source cannot give it.
     pub fn table(&self, goal: &State) -> Result<Option<&Table<StoredBytes>>, AnswerError> {
-        let (Some(source), Some(slot)) =
-            (&self.source, self.slots.slot(goal.board(), goal.blank()))
-        else {
+        let Some(source) = &self.source else {
             return Ok(None);
         };
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        // A poisoned lock only means another thread panicked while loading; the slot is
-        // still either empty or holds a complete table.
-        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        let table = source
-            .table(&canonical)
-            // A source's table must count STM moves, whatever file it came from.
-            .and_then(
-                |table| match table.expect_metric(crate::metric::Metric::Stm) {
-                    Ok(()) => Ok(table),
-                    Err(mismatch) => Err(mismatch.into()),
-                },
-            )
-            .map_err(|reason| AnswerError::Source {
-                goal: canonical,
-                reason,
-            })?;
-        Ok(Some(slot.get_or_init(|| table)))
+        self.slots
+            .get_or_load(goal.board(), goal.blank(), &self.loading, || {
+                let canonical = State::canonical_goal(goal.board(), goal.blank());
+                source
+                    .table(&canonical)
+                    // A source's table must count STM moves, whatever file it came from.
+                    .and_then(
+                        |table| match table.expect_metric(crate::metric::Metric::Stm) {
+                            Ok(()) => Ok(table),
+                            Err(mismatch) => Err(mismatch.into()),
+                        },
+                    )
+                    .map_err(|reason| AnswerError::Source {
+                        goal: canonical,
+                        reason,
+                    })
+            })
     }
 
     /// Checks the table serving `goal` deeply, once ([`Table::verify_deep`]: 2 ms on 3x3,
@@ -736,11 +800,11 @@ impl Oracle {
         how: How,
     ) -> Result<Option<&Table<StoredBytes>>, AnswerError> {
         match how.choice {
-            Choice::Search(_) | Choice::NoTable => Ok(None),
-            Choice::Auto => self.table(goal),
             Choice::Table => self.table(goal)?.map(Some).ok_or(AnswerError::NoTable {
                 board: goal.board(),
             }),
+            Choice::Auto(_) => self.table(goal),
+            _ => Ok(None),
         }
     }
 
@@ -769,8 +833,8 @@ impl Oracle {
                     table_method(table),
                 ))
             }
-            Route::Search => match how.choice {
-                Choice::Search(algorithm) if !algorithm.is_optimal() => {
+            Route::Search => match how.choice.algorithm() {
+                Some(algorithm) if !algorithm.is_optimal() => {
                     Err(AnswerError::NotOptimal { algorithm })
                 }
                 _ => Ok(self.search(start, goal, how)?.map(|s| {
@@ -920,16 +984,17 @@ impl Oracle {
         goal: &State,
         how: How,
     ) -> Result<Answer<Solution>, AnswerError> {
-        let algorithm = match how.choice {
-            Choice::Search(algorithm) => algorithm,
-            _ => fallback_algorithm(start.board()),
-        };
+        let algorithm = how
+            .choice
+            .algorithm()
+            .unwrap_or_else(|| fallback_algorithm(start.board()));
+        let asked_heuristic = how.choice.heuristic();
         let mut limits = how.limits;
         if algorithm.keeps_visited_states() && limits.max_expanded.is_none() {
             limits.max_expanded = Some(DEFAULT_MEMORY_BOUND_NODES);
         }
-        let asked = how.heuristic == Some(HeuristicKind::PatternDatabase);
-        let automatic = how.heuristic.is_none() && algorithm == Algorithm::IdaStar;
+        let asked = asked_heuristic == Some(HeuristicKind::PatternDatabase);
+        let automatic = asked_heuristic.is_none() && algorithm == Algorithm::IdaStar;
         let patterns =
             if algorithm.uses_heuristic() && (asked || automatic) && start.can_reach(goal) {
                 self.pattern_databases(goal)?
@@ -954,7 +1019,7 @@ impl Oracle {
                 (result, HeuristicKind::PatternDatabase, Some(*which))
             }
             None => {
-                let heuristic = match how.heuristic {
+                let heuristic = match asked_heuristic {
                     None | Some(HeuristicKind::PatternDatabase) => HeuristicKind::LinearConflict,
                     Some(h) => h,
                 };
@@ -1100,7 +1165,7 @@ impl Oracle {
             start,
             goal,
             How {
-                choice: Choice::NoTable,
+                choice: Choice::NoTable(how.choice.heuristic()),
                 ..how
             },
         )?;

@@ -40,37 +40,34 @@ impl Oracle {
         if !self.uses_table(goal.board()) {
             return Ok(None);
         }
-        let Some(slot) = self.mtm_tables.slot(goal.board(), goal.blank()) else {
-            return Ok(None);
-        };
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        // As for STM tables: one build at a time, each once.
-        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = slot.get() {
-            return Ok(Some(table));
-        }
-        let canonical = State::canonical_goal(goal.board(), goal.blank());
-        let kept = match &self.source {
-            Some(source) => source
-                .mtm_table(&canonical)
-                .map_err(|reason| AnswerError::Source {
-                    goal: canonical,
-                    reason,
-                })?,
-            None => None,
-        };
-        let table = match kept {
-            // The source's table is checked to count MTM moves, whatever it was opened from.
-            Some(table) => MtmTable::from_table(table).map_err(|mismatch| AnswerError::Source {
-                goal: canonical,
-                reason: Box::new(mismatch),
-            })?,
-            None => MtmTable::build(&canonical, BuildOptions::default())
-                .expect("a board with tables can be ranked"),
-        };
-        Ok(Some(slot.get_or_init(|| table)))
+        // As for STM tables: one load at a time, each once.
+        self.mtm_tables
+            .get_or_load(goal.board(), goal.blank(), &self.loading, || {
+                let canonical = State::canonical_goal(goal.board(), goal.blank());
+                let kept = match &self.source {
+                    Some(source) => {
+                        source
+                            .mtm_table(&canonical)
+                            .map_err(|reason| AnswerError::Source {
+                                goal: canonical,
+                                reason,
+                            })?
+                    }
+                    None => None,
+                };
+                Ok(match kept {
+                    // The source's table is checked to count MTM moves, whatever it was
+                    // opened from.
+                    Some(table) => {
+                        MtmTable::from_table(table).map_err(|mismatch| AnswerError::Source {
+                            goal: canonical,
+                            reason: Box::new(mismatch),
+                        })?
+                    }
+                    None => MtmTable::build(&canonical, BuildOptions::default())
+                        .expect("a board with tables can be ranked"),
+                })
+            })
     }
 
     /// An MTM table's reply, telling the source about damage (as [`Oracle::read`] does for
@@ -108,18 +105,18 @@ impl Oracle {
             .mtm_tables
             .slot(goal.board(), goal.blank())
             .and_then(|slot| slot.get());
-        if let (Some(table), Choice::Auto | Choice::Table) = (open, how.choice) {
+        if let Some(table) = open.filter(|_| how.choice.may_use_table()) {
             return Ok(MtmRoute::Table(table));
         }
         if !start.can_reach(goal) {
             return Ok(MtmRoute::Unsolvable);
         }
         let table = match how.choice {
-            Choice::Search(_) | Choice::NoTable => None,
-            Choice::Auto => self.mtm_table(goal)?,
+            Choice::Auto(_) => self.mtm_table(goal)?,
             Choice::Table => Some(self.mtm_table(goal)?.ok_or(AnswerError::NoTable {
                 board: goal.board(),
             })?),
+            _ => None,
         };
         Ok(table.map_or(MtmRoute::Search, MtmRoute::Table))
     }

@@ -5,7 +5,7 @@
 //! read with one atomic load, which is what a batch of millions of questions needs: no hashing
 //! and no lock on the way to a table that is already open.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::board::{Board, MIN_SIDE};
 use crate::store::StoredBytes;
@@ -62,6 +62,34 @@ impl<T> Slots<T> {
             NONE => None,
             first => self.tables.get(first as usize + blank),
         }
+    }
+
+    /// The value in the slot of `blank` on `board`, loaded by `load` where the slot is still
+    /// empty; `None` for boards without slots. Loads run one at a time, under `loading` (the
+    /// lock the oracle holds for every lazy load), and fill each slot once: a caller that
+    /// waited for the lock finds the slot another filled meanwhile. A slot already filled is
+    /// read without the lock. A failed load leaves the slot empty, to be tried again.
+    pub(super) fn get_or_load<E>(
+        &self,
+        board: Board,
+        blank: usize,
+        loading: &Mutex<()>,
+        load: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Option<&T>, E> {
+        let Some(slot) = self.slot(board, blank) else {
+            return Ok(None);
+        };
+        if let Some(value) = slot.get() {
+            return Ok(Some(value));
+        }
+        // A poisoned lock only means another thread panicked while loading; the slot is
+        // still either empty or holds a complete value.
+        let _guard = loading.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(value) = slot.get() {
+            return Ok(Some(value));
+        }
+        let value = load()?;
+        Ok(Some(slot.get_or_init(|| value)))
     }
 
     /// How many slots there are.

@@ -227,7 +227,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
             u8::try_from(how.metric.length(solution.moves()))
                 .expect("a table's distances are bytes"),
         ),
-        (_, Choice::NoTable) => None,
+        (_, Choice::NoTable(_)) => None,
         _ if oracle.uses_table(goal.board()) => oracle
             .distance(&start, &goal, How::table().in_metric(how.metric))?
             .value

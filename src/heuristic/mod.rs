@@ -153,8 +153,8 @@ pub(crate) use scalar_heuristic;
 ///
 /// The default, Manhattan distance (the textbook heuristic), is the one a search named without
 /// a heuristic runs with: the command line's `--algorithm` without `--heuristic` takes it from
-/// here. (A [`crate::How`] that names no heuristic leaves the choice to the answer layer;
-/// see [`crate::How::heuristic`].)
+/// here. (A [`crate::answer::Choice`] that names no heuristic leaves it to the answer layer:
+/// pattern databases where IDA* finds some, else linear conflict.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum HeuristicKind {

@@ -18,19 +18,24 @@ use std::collections::VecDeque;
 use super::state::LargeState;
 use crate::board::Move;
 
-/// The start cannot reach the goal (another board, or the other parity class).
+/// The start cannot reach the goal (another board, or the other parity class): the
+/// constructive solver's refusal. It holds no reason; for states of at most 25 cells,
+/// [`crate::Unsolvable`] says which invariant differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the goal cannot be reached from the start (another board or the other parity class)")]
-pub struct Unsolvable;
+pub struct UnreachableGoal;
 
 /// A solution from `start` to `goal` by the constructive method (see the module doc): any
 /// board of [`crate::large`], no guarantee on its length.
 ///
 /// # Errors
-/// [`Unsolvable`] where the goal cannot be reached.
-pub fn solve_constructive(start: &LargeState, goal: &LargeState) -> Result<Vec<Move>, Unsolvable> {
+/// [`UnreachableGoal`] where the goal cannot be reached.
+pub fn solve_constructive(
+    start: &LargeState,
+    goal: &LargeState,
+) -> Result<Vec<Move>, UnreachableGoal> {
     if !start.can_reach(goal) {
-        return Err(Unsolvable);
+        return Err(UnreachableGoal);
     }
     if start == goal {
         return Ok(Vec::new());
@@ -505,6 +510,6 @@ mod tests {
         let board = LargeBoard::new(3, 3).unwrap();
         let goal = LargeState::goal(board);
         let swapped = LargeState::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
-        assert_eq!(solve_constructive(&swapped, &goal), Err(Unsolvable));
+        assert_eq!(solve_constructive(&swapped, &goal), Err(UnreachableGoal));
     }
 }
