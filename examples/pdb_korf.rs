@@ -20,14 +20,23 @@
 //! `NPUZZLE_LOOKUPS=regular,reflected` (any of `regular`, `reflected`, `dual`,
 //! `dual-reflected`, or `all`) picks the lookups maxed (default: the answer layer's, regular
 //! and reflected); `NPUZZLE_SEARCH=dual` runs dual IDA* instead of IDA*; `NPUZZLE_PRUNE=back`
-//! refuses only the moves straight back instead of the move-pruning automaton.
+//! refuses only the moves straight back instead of the move-pruning automaton;
+//! `NPUZZLE_REGIONS=DIR` lets the dual lookups read the databases of the patterns' other blank
+//! regions (`npuzzle::pattern::region_goals`), opened from `DIR` or built and saved there on
+//! first use (on 4x4, one 7-tile database of 28.8 MB; on 5x5, one 6-tile database of 63.8 MB).
 
 use std::time::Instant;
 
 use npuzzle::answer::{DataDir, Oracle};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::pattern::file::{open_pattern_database, save_pattern_database};
+use npuzzle::pattern::{region_goals, PatternDatabase};
 use npuzzle::search::prune::MovePruner;
 use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, State};
 
 fn main() {
@@ -88,6 +97,13 @@ fn main() {
             PatternHeuristic::with_lookups(&goal, h.databases().to_vec(), h.lookups()).unwrap()
         }
     };
+    let h = match std::env::var_os("NPUZZLE_REGIONS") {
+        Some(dir) => {
+            let regions = region_databases(&goal, h.databases(), std::path::Path::new(&dir));
+            h.with_region_databases(regions).unwrap()
+        }
+        None => h,
+    };
     let h = &h;
     let opened = began.elapsed();
     println!(
@@ -131,4 +147,45 @@ fn main() {
         time + opened.as_secs_f64(),
         nodes as f64 / time / 1e6
     );
+}
+
+/// The databases of the other blank regions of `databases`' patterns, opened from `dir` or
+/// built and saved there.
+fn region_databases(
+    goal: &State,
+    databases: &[Arc<PatternDatabase<StoredBytes>>],
+    dir: &std::path::Path,
+) -> Vec<Arc<PatternDatabase<StoredBytes>>> {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut found = Vec::new();
+    for db in databases {
+        let tiles = db.space().tiles();
+        for other in region_goals(goal, tiles) {
+            let join = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join("-");
+            let name = format!(
+                "{}-{}-pdb-{}.npt",
+                other.board(),
+                join(other.cells()),
+                join(tiles)
+            );
+            let path = dir.join(name);
+            let db = if path.exists() {
+                open_pattern_database(&path).unwrap()
+            } else {
+                let began = Instant::now();
+                let built =
+                    PatternDatabase::build(&other, tiles, &|_| ControlFlow::Continue(())).unwrap();
+                save_pattern_database(&path, &built).unwrap();
+                eprintln!(
+                    "built {} in {:.1} s",
+                    path.display(),
+                    began.elapsed().as_secs_f64()
+                );
+                drop(built);
+                open_pattern_database(&path).unwrap()
+            };
+            found.push(Arc::new(db));
+        }
+    }
+    found
 }

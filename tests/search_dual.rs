@@ -1,6 +1,7 @@
 //! Dual IDA* and move pruning against exact tables: on 3x3 (fast tier) and 3x4 (long tier,
 //! `--ignored`), for 10,000 states drawn uniformly from the goal's class, dual IDA* with all
-//! four lookups returns a path of exactly the table's length, replayed from the start to the
+//! four lookups (the dual ones reading the databases of the patterns' other blank regions
+//! where the partition walls one off) returns a path of exactly the table's length, replayed from the start to the
 //! goal, and jumps somewhere; and IDA* with the move-pruning automaton finds the exact
 //! distance of every one of them, generating fewer nodes in all than without it.
 
@@ -8,21 +9,37 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
-use npuzzle::pattern::PatternDatabase;
+use npuzzle::pattern::{region_goals, PatternDatabase};
 use npuzzle::rng::SplitMix64;
 use npuzzle::search::prune::MovePruner;
 use npuzzle::search::{self, Limits};
 use npuzzle::{Board, BuildOptions, State, Table};
 
 fn heuristic(goal: &State, partition: &[&[u8]], lookups: Lookups) -> PatternHeuristic {
-    let dbs = partition
+    let build = |goal: &State, tiles: &[u8]| {
+        let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap();
+        Arc::new(db.map_into())
+    };
+    let dbs = partition.iter().map(|tiles| build(goal, tiles)).collect();
+    PatternHeuristic::with_lookups(goal, dbs, lookups).unwrap()
+}
+
+/// As [`heuristic`], the dual lookups also reading the databases of the patterns' other blank
+/// regions.
+fn with_regions(goal: &State, partition: &[&[u8]], lookups: Lookups) -> PatternHeuristic {
+    let regions: Vec<_> = partition
         .iter()
-        .map(|tiles| {
-            let db = PatternDatabase::build(goal, tiles, &|_| ControlFlow::Continue(())).unwrap();
-            Arc::new(db.map_into())
+        .flat_map(|tiles| {
+            region_goals(goal, tiles).into_iter().map(move |other| {
+                let db =
+                    PatternDatabase::build(&other, tiles, &|_| ControlFlow::Continue(())).unwrap();
+                Arc::new(db.map_into())
+            })
         })
         .collect();
-    PatternHeuristic::with_lookups(goal, dbs, lookups).unwrap()
+    heuristic(goal, partition, lookups)
+        .with_region_databases(regions)
+        .unwrap()
 }
 
 /// `count` states of the goal's class, uniformly, with their exact distances.
@@ -42,7 +59,7 @@ fn sample(table: &Table<Vec<u8>>, count: usize, seed: u64) -> Vec<(State, u8)> {
 fn check_dual(board: Board, blank: usize, partition: &[&[u8]], count: usize) {
     let goal = State::canonical_goal(board, blank);
     let table = Table::build(&goal, BuildOptions::default()).unwrap();
-    let h = heuristic(&goal, partition, Lookups::ALL);
+    let h = with_regions(&goal, partition, Lookups::ALL);
     let (mut jumps, mut nodes) = (0u64, 0u64);
     for (start, exact) in sample(&table, count, 22 + blank as u64) {
         let found = search::dual_idastar(&start, &h, Limits::default());

@@ -15,28 +15,38 @@
 //! A database of pattern `P` (labels) holds, for each placement of `P`, the fewest moves of
 //! `P`'s tiles that bring them home, the blank moving freely through the other cells, the
 //! minimum over the blank's cells, counted to the goal with the blank in the goal's blank cell
-//! `b`. For a position whose blank is label `β`, the same value bounds the moves of `P`'s
-//! labels when
+//! `b`, that is to `P` home with the blank anywhere in `b`'s *region* (the cells connected to
+//! `b` through cells outside `P`). For a position whose blank is label `β`, whose goal has the
+//! blank in cell `β`, the same value bounds the moves of `P`'s labels when
 //!
 //! - `β` is not in `P` (else `P`'s label `β` is the blank, whose moves are not counted), and
-//! - at the goal placement of `P`, cell `β` is connected to cell `b` through cells outside
-//!   `P` (then the database's goal and this goal are the same abstract state: the blank's
-//!   region). Where they are not connected (for example the 6-6-6-6 pattern around the
-//!   top-left corner walls cell 0 in), the database may count moves that only serve to bring
-//!   the blank to `b`'s side, so only the Manhattan distances of `P`'s labels count.
+//! - at the goal placement of `P`, cell `β` is in `b`'s region (then the database's abstract
+//!   goal is this goal's).
+//!
+//! Where the pattern walls cells off (the 6-6-6-6 pattern around the top-left corner walls
+//! cell 0 in, so `β` outside it is in another region than `b = 0`), the database may count
+//! moves that only serve to bring the blank to `b`'s side. The same pattern's database built
+//! for a goal with the blank in `β`'s region ([`crate::pattern::region_goals`]) counts to
+//! exactly that abstract goal, so it serves every `β` of that region in full; without one
+//! only the Manhattan distances of `P`'s labels count.
 //!
 //! With `β` in `P`, the Manhattan distances of `P`'s other labels count. Labels in no pattern
 //! (the real blank's among them, on the dual side) are not counted, so the sum may have the
 //! other parity than the distance (which every move flips, so it is known: that of the
 //! Manhattan distances of all tiles); callers then add one. These rules are
-//! checked against exact tables on every state of 3x3 and 3x4 (tests/pattern_dual.rs).
+//! checked against exact tables on every state of 3x3 and 3x4 (tests/pattern_dual.rs), with
+//! and without the databases of the other regions.
 
 use std::sync::Arc;
 
+use super::pattern::PatternHeuristicError;
 use crate::pattern::delta::NO_PATTERN;
 use crate::pattern::PatternDatabase;
 use crate::state::State;
 use crate::store::StoredBytes;
+
+/// `source` entry of a label for which a pattern counts its Manhattan distances alone.
+const MANHATTAN: u8 = u8::MAX;
 
 /// What a bound with any label as the blank needs, for one goal and one partition.
 #[derive(Clone, Debug)]
@@ -51,16 +61,29 @@ pub(crate) struct Bounds {
     pattern: [u8; 32],
     /// `index[label]`: the label's place in its pattern's tiles.
     index: [u8; 32],
-    /// `open[p]`: the cells connected to the goal's blank cell through cells outside pattern
-    /// `p`'s goal cells, as a bit mask.
-    open: Vec<u32>,
+    /// The databases a bound reads: the heuristic's (pattern `p`'s at `p`), then those built
+    /// for the patterns' other blank regions.
+    tables: Vec<Arc<PatternDatabase<StoredBytes>>>,
+    /// `source[p][blank]`: the table that counts pattern `p` when label `blank` is the blank
+    /// (`blank` outside `p`, in the region that table's goal has its blank in), or
+    /// [`MANHATTAN`].
+    source: Vec<[u8; 32]>,
 }
 
 impl Bounds {
-    /// The tables for `goal` and the patterns `patterns` (tiles, each in its database's order).
-    pub(crate) fn new(goal: &State, patterns: &[Vec<u8>], sigma: Option<[u8; 32]>) -> Bounds {
-        let board = goal.board();
-        let (w, n) = (board.width(), board.cells());
+    /// The tables for `goal` and its databases `databases` (disjoint patterns, all for `goal`),
+    /// with `regions`: databases of the same patterns built for goals with the blank in
+    /// another region ([`crate::pattern::region_goals`]).
+    ///
+    /// # Errors
+    /// [`PatternHeuristicError::NotARegion`] for a database of `regions` that is not one of
+    /// the patterns' for one of their other regions.
+    pub(crate) fn new(
+        goal: &State,
+        databases: &[Arc<PatternDatabase<StoredBytes>>],
+        regions: &[Arc<PatternDatabase<StoredBytes>>],
+        sigma: Option<[u8; 32]>,
+    ) -> Result<Bounds, PatternHeuristicError> {
         let mut home = [0u8; 32];
         for (cell, &tile) in goal.cells().iter().enumerate() {
             home[tile as usize] = u8::try_from(cell).expect("a board has at most 25 cells");
@@ -68,74 +91,82 @@ impl Bounds {
         let mut pattern = [NO_PATTERN; 32];
         let mut index = [0u8; 32];
         let mut labels = Vec::new();
-        let mut open = Vec::new();
-        for (p, tiles) in patterns.iter().enumerate() {
+        let mut source = Vec::new();
+        let mut masks = Vec::new();
+        for (p, db) in databases.iter().enumerate() {
+            let tiles = db.space().tiles();
             let ls: Vec<u8> = tiles.iter().map(|&t| home[t as usize]).collect();
-            let walls = ls.iter().fold(0u32, |m, &l| m | 1 << l);
             for (i, &l) in ls.iter().enumerate() {
                 pattern[l as usize] = u8::try_from(p).expect("at most MAX_PATTERNS patterns");
                 index[l as usize] = u8::try_from(i).expect("a pattern has at most 25 tiles");
             }
-            // Flood from the goal's blank cell through cells outside the pattern.
-            let mut region = 1u32 << goal.blank();
-            loop {
-                let mut grown = region;
-                for cell in 0..n {
-                    if region >> cell & 1 == 0 {
-                        continue;
-                    }
-                    let (r, c) = (cell / w, cell % w);
-                    let mut near = Vec::with_capacity(4);
-                    if r > 0 {
-                        near.push(cell - w);
-                    }
-                    if r + 1 < board.height() {
-                        near.push(cell + w);
-                    }
-                    if c > 0 {
-                        near.push(cell - 1);
-                    }
-                    if c + 1 < w {
-                        near.push(cell + 1);
-                    }
-                    for other in near {
-                        if walls >> other & 1 == 0 {
-                            grown |= 1 << other;
-                        }
-                    }
+            let found = crate::pattern::regions(goal, tiles);
+            let mut from = [MANHATTAN; 32];
+            for (l, slot) in from.iter_mut().enumerate() {
+                if found[0] >> l & 1 == 1 {
+                    *slot = u8::try_from(p).expect("at most MAX_PATTERNS patterns");
                 }
-                if grown == region {
-                    break;
-                }
-                region = grown;
             }
             labels.push(ls);
-            open.push(region);
+            source.push(from);
+            masks.push(found);
         }
-        Bounds {
+        let mut tables = databases.to_vec();
+        for db in regions {
+            let fits = |p: usize| {
+                let tiles = databases[p].space().tiles();
+                db.goal().board() == goal.board()
+                    && db.space().tiles() == tiles
+                    && tiles.iter().all(|&t| {
+                        db.goal().cells().iter().position(|&c| c == t)
+                            == Some(home[t as usize].into())
+                    })
+            };
+            let p = (0..databases.len())
+                .find(|&p| fits(p))
+                .ok_or(PatternHeuristicError::NotARegion { goal: *db.goal() })?;
+            let blank = db.goal().blank();
+            let region = masks[p][1..]
+                .iter()
+                .find(|r| *r >> blank & 1 == 1)
+                .ok_or(PatternHeuristicError::NotARegion { goal: *db.goal() })?;
+            let slot = u8::try_from(tables.len())
+                .ok()
+                .filter(|&s| s < MANHATTAN)
+                .ok_or(PatternHeuristicError::NotARegion { goal: *db.goal() })?;
+            for (l, entry) in source[p].iter_mut().enumerate() {
+                if region >> l & 1 == 1 {
+                    *entry = slot;
+                }
+            }
+            tables.push(Arc::clone(db));
+        }
+        Ok(Bounds {
             home,
             sigma,
             labels,
             pattern,
             index,
-            open,
-        }
+            tables,
+            source,
+        })
+    }
+
+    /// The databases of the other regions, as given.
+    pub(crate) fn region_databases(&self) -> &[Arc<PatternDatabase<StoredBytes>>] {
+        &self.tables[self.labels.len()..]
     }
 
     /// The lower bound of the position where label `l` lies in cell `pos[l]`, with label
-    /// `blank` as the blank, to the identity: per pattern its database value, or its labels'
-    /// Manhattan distances where the database does not apply (module docs).
+    /// `blank` as the blank, to the identity: per pattern its database value (the database
+    /// of `blank`'s region), or its labels' Manhattan distances where none applies (module
+    /// docs).
     #[inline]
-    pub(crate) fn bound(
-        &self,
-        databases: &[Arc<PatternDatabase<StoredBytes>>],
-        pos: &[u8; 32],
-        blank: usize,
-    ) -> u32 {
+    pub(crate) fn bound(&self, pos: &[u8; 32], blank: usize) -> u32 {
         let blank = blank & 31;
         let mut sum = 0u32;
-        for (p, db) in databases.iter().enumerate() {
-            let labels = &self.labels[p];
+        for (p, labels) in self.labels.iter().enumerate() {
+            let db = &self.tables[p];
             let mut placement = [0u8; 16];
             let mut md = 0u32;
             for (i, &l) in labels.iter().enumerate() {
@@ -146,11 +177,15 @@ impl Bounds {
             if usize::from(self.pattern[blank]) == p {
                 let i = self.index[blank] as usize;
                 sum += md - u32::from(db.tile_manhattan(i, pos[blank]));
-            } else if self.open[p] >> blank & 1 == 1 {
-                let rank = db.space().rank(&placement[..labels.len()]);
-                sum += md + 2 * u32::from(db.code(rank));
-            } else {
+                continue;
+            }
+            let from = self.source[p][blank];
+            if from == MANHATTAN {
                 sum += md;
+            } else {
+                let table = &self.tables[from as usize];
+                let rank = table.space().rank(&placement[..labels.len()]);
+                sum += md + 2 * u32::from(table.code(rank));
             }
         }
         sum

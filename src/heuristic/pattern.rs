@@ -54,6 +54,13 @@ pub enum PatternHeuristicError {
     /// No lookup asked for.
     #[error("at least one lookup (regular, reflected, dual, dual-reflected) is needed")]
     NoLookup,
+    /// A database given for another blank region is not one of the heuristic's patterns for
+    /// one of its other regions ([`crate::pattern::region_goals`]).
+    #[error("the pattern database for goal {goal} is not one of this heuristic's patterns with the blank in another region")]
+    NotARegion {
+        /// The database's goal.
+        goal: State,
+    },
 }
 
 /// One way of looking a position up in the databases: plain, or reflected about the diagonal.
@@ -309,7 +316,7 @@ impl PatternHeuristic {
             dual_reflected: lookups.dual_reflected && reflection.is_some(),
             ..lookups
         };
-        let bounds = Bounds::new(goal, &patterns, reflection);
+        let bounds = Bounds::new(goal, &databases, &[], reflection)?;
         Ok(PatternHeuristic {
             goal: *goal,
             databases,
@@ -345,6 +352,54 @@ impl PatternHeuristic {
         PatternHeuristic::new(goal, databases, reflect)
     }
 
+    /// The same heuristic whose dual lookups also read `regions`: databases of its patterns
+    /// built for the goals [`region_goals`](crate::pattern::region_goals) names (the blank in
+    /// another region of a pattern's goal placement). A dual position whose blank label lies
+    /// in such a region then counts that pattern in full instead of by its Manhattan
+    /// distances (`heuristic/dual.rs`). The regular and reflected lookups are unchanged.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use npuzzle::heuristic::{Heuristic, Lookups, PatternHeuristic};
+    /// use npuzzle::pattern::{region_goals, PatternDatabase};
+    /// use npuzzle::{Board, State};
+    /// let goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+    /// let none = &|_| std::ops::ControlFlow::Continue(());
+    /// let mut dbs = Vec::new();
+    /// let mut regions = Vec::new();
+    /// for tiles in [&[1u8, 3, 4][..], &[2, 5, 6, 7, 8]] {
+    ///     dbs.push(Arc::new(PatternDatabase::build(&goal, tiles, none)?.map_into()));
+    ///     for other in region_goals(&goal, tiles) {
+    ///         regions.push(Arc::new(PatternDatabase::build(&other, tiles, none)?.map_into()));
+    ///     }
+    /// }
+    /// // Tiles 1 and 3 wall cell 0 in: one more database, for the blank among cells 2, 5..8.
+    /// assert_eq!(regions.len(), 1);
+    /// let h = PatternHeuristic::with_lookups(&goal, dbs, Lookups::ALL)?.with_region_databases(regions)?;
+    /// assert_eq!(h.region_databases().len(), 1);
+    /// assert_eq!(h.estimate(&goal), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PatternHeuristicError::NotARegion`] for a database that is not of one of the
+    /// patterns, or whose goal has the blank in the goal's own region.
+    pub fn with_region_databases(
+        mut self,
+        regions: Vec<Arc<PatternDatabase<StoredBytes>>>,
+    ) -> Result<PatternHeuristic, PatternHeuristicError> {
+        let mut all = self.bounds.region_databases().to_vec();
+        all.extend(regions);
+        self.bounds = Bounds::new(&self.goal, &self.databases, &all, self.bounds.sigma)?;
+        Ok(self)
+    }
+
+    /// The databases of other blank regions the dual lookups read
+    /// ([`with_region_databases`](Self::with_region_databases)).
+    pub fn region_databases(&self) -> &[Arc<PatternDatabase<StoredBytes>>] {
+        self.bounds.region_databases()
+    }
+
     /// Whether the reflected lookup is used.
     pub fn is_reflected(&self) -> bool {
         self.used.reflected
@@ -373,7 +428,12 @@ impl PatternHeuristic {
             Lookups::REFLECTED => " + reflection".to_string(),
             other => format!(", lookups {other}"),
         };
-        format!("{}{lookups}", sizes.join("-"))
+        let regions = match self.region_databases().len() {
+            0 => String::new(),
+            1 => ", 1 database of another blank region".to_string(),
+            k => format!(", {k} databases of other blank regions"),
+        };
+        format!("{}{lookups}{regions}", sizes.join("-"))
     }
 
     /// The lower bound of the position where label `l` (a goal cell, standing for the tile
@@ -382,7 +442,7 @@ impl PatternHeuristic {
     /// [`Bounds`] for which patterns count in full.
     #[inline]
     pub(crate) fn bound(&self, pos: &[u8; 32], blank: usize) -> u32 {
-        self.bounds.bound(&self.databases, pos, blank)
+        self.bounds.bound(pos, blank)
     }
 
     /// The reflection of the goal's board as a cell map, if the goal has one.

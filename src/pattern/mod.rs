@@ -15,10 +15,13 @@ pub(crate) mod delta;
 pub mod file;
 pub mod generate;
 mod partition;
+mod region;
 mod space;
 
 pub use consistency::PatternDamage;
 pub use database::{BuildError, PatternDatabase};
 pub use generate::{Cancelled, Progress};
 pub use partition::{reflection, Partition, UnknownPartition};
+pub use region::region_goals;
+pub(crate) use region::regions;
 pub use space::{PatternError, PatternSpace};
