@@ -738,11 +738,9 @@ fn solve_large(
         )));
     }
     let began = std::time::Instant::now();
-    let Ok(moves) = py.detach(|| npuzzle::large::solve_constructive(start, goal)) else {
-        return Err(UnsolvableError::new_err(format!(
-            "{start} cannot reach {goal}: they are in different parity classes, and no move changes the class"
-        )));
-    };
+    let moves = py
+        .detach(|| npuzzle::large::solve_constructive(start, goal))
+        .map_err(|unreachable| UnsolvableError::new_err(unreachable.to_string()))?;
     Ok(Solution {
         moves: npuzzle::moves_to_string(&moves),
         states: Vec::new(),

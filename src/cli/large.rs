@@ -60,30 +60,25 @@ pub fn solve(args: &SolveArgs, start: &LargeState, goal: &LargeState) -> Command
         )));
     }
     let began = Instant::now();
-    let Ok(moves) = solve_constructive(start, goal) else {
-        let reason = format!(
-            "{start} cannot reach {goal}: the two are in different parity classes (tile \
-             inversions{}), and no move changes it",
-            if start.board().width().is_multiple_of(2) {
-                " plus the blank's row"
-            } else {
-                ""
+    let moves = match solve_constructive(start, goal) {
+        Ok(moves) => moves,
+        Err(unreachable) => {
+            let reason = unreachable.to_string();
+            if args.format == SolveFormat::Json {
+                let json = UnsolvableJson {
+                    start: start.to_string(),
+                    goal: goal.to_string(),
+                    solvable: false,
+                    distance: None,
+                    reason,
+                };
+                let mut out = std::io::stdout().lock();
+                serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+                writeln!(out)?;
+                return Err(Failure::quiet_negative());
             }
-        );
-        if args.format == SolveFormat::Json {
-            let json = UnsolvableJson {
-                start: start.to_string(),
-                goal: goal.to_string(),
-                solvable: false,
-                distance: None,
-                reason,
-            };
-            let mut out = std::io::stdout().lock();
-            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-            return Err(Failure::quiet_negative());
+            return Err(Failure::negative(reason));
         }
-        return Err(Failure::negative(reason));
     };
     let took = began.elapsed();
     let text = moves_to_string(&moves);

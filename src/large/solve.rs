@@ -19,11 +19,55 @@ use super::state::LargeState;
 use crate::board::Move;
 
 /// The start cannot reach the goal (another board, or the other parity class): the
-/// constructive solver's refusal. It holds no reason; for states of at most 25 cells,
-/// [`crate::Unsolvable`] says which invariant differs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the goal cannot be reached from the start (another board or the other parity class)")]
-pub struct UnreachableGoal;
+/// constructive solver's refusal, with the reason written out once for every front end (the
+/// command line, the server, the game and Python print its `Display`). For states of at most
+/// 25 cells, [`crate::Unsolvable`] also says which invariant differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreachableGoal {
+    start: LargeState,
+    goal: LargeState,
+}
+
+impl UnreachableGoal {
+    /// The start that cannot reach [`UnreachableGoal::goal`].
+    #[must_use]
+    pub fn start(&self) -> &LargeState {
+        &self.start
+    }
+
+    /// The goal out of reach.
+    #[must_use]
+    pub fn goal(&self) -> &LargeState {
+        &self.goal
+    }
+}
+
+impl std::fmt::Display for UnreachableGoal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (start, goal) = (&self.start, &self.goal);
+        if start.board() != goal.board() {
+            return write!(
+                f,
+                "{start} cannot reach {goal}: they are on different boards ({} and {})",
+                start.board(),
+                goal.board()
+            );
+        }
+        // On boards of even width a vertical move also moves the blank a row, so the class
+        // counts the blank's row with the tile inversions.
+        let what = if start.board().width().is_multiple_of(2) {
+            "tile inversions plus the blank's row"
+        } else {
+            "tile inversions"
+        };
+        write!(
+            f,
+            "{start} cannot reach {goal}: the two are in different parity classes ({what}), and no move changes it"
+        )
+    }
+}
+
+impl std::error::Error for UnreachableGoal {}
 
 /// A solution from `start` to `goal` by the constructive method (see the module doc): any
 /// board of [`crate::large`], no guarantee on its length.
@@ -35,7 +79,10 @@ pub fn solve_constructive(
     goal: &LargeState,
 ) -> Result<Vec<Move>, UnreachableGoal> {
     if !start.can_reach(goal) {
-        return Err(UnreachableGoal);
+        return Err(UnreachableGoal {
+            start: start.clone(),
+            goal: goal.clone(),
+        });
     }
     if start == goal {
         return Ok(Vec::new());
@@ -510,6 +557,23 @@ mod tests {
         let board = LargeBoard::new(3, 3).unwrap();
         let goal = LargeState::goal(board);
         let swapped = LargeState::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
-        assert_eq!(solve_constructive(&swapped, &goal), Err(UnreachableGoal));
+        let refused = solve_constructive(&swapped, &goal).unwrap_err();
+        assert_eq!((refused.start(), refused.goal()), (&swapped, &goal));
+        assert!(
+            refused
+                .to_string()
+                .contains("different parity classes (tile inversions)"),
+            "{refused}"
+        );
+        let wide = LargeBoard::new(4, 3).unwrap();
+        let wide_goal = LargeState::goal(wide);
+        let wide_swapped = LargeState::parse("2 1 3 4 5 6 7 8 9 10 11 0", Some(wide)).unwrap();
+        let refused = solve_constructive(&wide_swapped, &wide_goal).unwrap_err();
+        assert!(
+            refused.to_string().contains("plus the blank's row"),
+            "{refused}"
+        );
+        let other = solve_constructive(&swapped, &wide_goal).unwrap_err();
+        assert!(other.to_string().contains("different boards"), "{other}");
     }
 }
