@@ -731,10 +731,10 @@ fn solve_large(
     metric: Metric,
     within: Option<Guarantee>,
 ) -> PyResult<Solution> {
-    if let Some(asked @ (Guarantee::Optimal | Guarantee::Within(_))) = within {
+    if let Some(Err(refused)) = within.map(npuzzle::large::constructive_guarantee) {
         return Err(PyValueError::new_err(format!(
-            "within={asked:?}: boards beyond 5x5 are solved by the constructive solver only, with no length guarantee (leave out within, or give within=\"none\")",
-            asked = asked.to_string()
+            "within={:?}: {refused} (leave out within, or give within=\"none\")",
+            refused.asked.to_string()
         )));
     }
     let began = std::time::Instant::now();

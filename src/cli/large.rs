@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use npuzzle::large::{scrambles, solve_constructive, LargeBoard, LargeState, Scrambler};
+use npuzzle::large::{
+    constructive_guarantee, scrambles, solve_constructive, LargeBoard, LargeState, Scrambler,
+};
 use npuzzle::{moves_to_string, Guarantee, State};
 
 use super::args::{GoalArgs, SampleArgs, SampleFormat, ScrambleArg, SolveArgs, SolveFormat};
@@ -53,10 +55,10 @@ pub fn large_pair(
 
 /// `solve` on a board beyond 5x5: the constructive solver.
 pub fn solve(args: &SolveArgs, start: &LargeState, goal: &LargeState) -> CommandResult {
-    if let Some(asked @ (Guarantee::Optimal | Guarantee::Within(_))) = args.within {
+    if let Some(Err(refused)) = args.within.map(constructive_guarantee) {
         return Err(Failure::usage(format!(
-            "--within {asked}: boards beyond 5x5 are solved by the constructive solver only, \
-             with no length guarantee (leave out --within, or give --within none)"
+            "--within: {refused}, and `{}` was asked (leave out --within, or give --within none)",
+            refused.asked
         )));
     }
     let began = Instant::now();

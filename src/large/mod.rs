@@ -30,5 +30,5 @@ mod state;
 
 pub use board::{LargeBoard, LargeBoardError, MAX_SIDE};
 pub use scramble::{scramble_uniform, scramble_walk, scrambles, Scrambler};
-pub use solve::{solve_constructive, UnreachableGoal};
+pub use solve::{constructive_guarantee, solve_constructive, NoLengthGuarantee, UnreachableGoal};
 pub use state::{LargeState, ParseLargeError, MAX_LARGE_TEXT};

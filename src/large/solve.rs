@@ -17,6 +17,7 @@ use std::collections::VecDeque;
 
 use super::state::LargeState;
 use crate::board::Move;
+use crate::guarantee::Guarantee;
 
 /// The start cannot reach the goal (another board, or the other parity class): the
 /// constructive solver's refusal, with the reason written out once for every front end (the
@@ -68,6 +69,35 @@ impl std::fmt::Display for UnreachableGoal {
 }
 
 impl std::error::Error for UnreachableGoal {}
+
+/// A length guarantee asked of the constructive solver, which gives none: only
+/// [`Guarantee::None`] may be asked of boards beyond 5x5. The command line and Python name
+/// their own option before this reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("boards beyond 5x5 are solved by the constructive solver only, with no length guarantee")]
+pub struct NoLengthGuarantee {
+    /// What was asked: optimal, or within a factor.
+    pub asked: Guarantee,
+}
+
+/// `Ok` where the constructive solver can honour `asked` (no guarantee at all).
+///
+/// # Errors
+/// [`NoLengthGuarantee`] for an optimal or bounded length.
+///
+/// ```
+/// use npuzzle::large::constructive_guarantee;
+/// use npuzzle::Guarantee;
+///
+/// assert!(constructive_guarantee(Guarantee::None).is_ok());
+/// assert!(constructive_guarantee(Guarantee::Optimal).is_err());
+/// ```
+pub fn constructive_guarantee(asked: Guarantee) -> Result<(), NoLengthGuarantee> {
+    match asked {
+        Guarantee::None => Ok(()),
+        Guarantee::Optimal | Guarantee::Within(_) => Err(NoLengthGuarantee { asked }),
+    }
+}
 
 /// A solution from `start` to `goal` by the constructive method (see the module doc): any
 /// board of [`crate::large`], no guarantee on its length.
