@@ -3,7 +3,9 @@
 //! and labelled with the guarantee `none`; no exact distance is claimed; boards over the
 //! server's limit are refused with a one-line 400.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -30,16 +32,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("npuzzle serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the URL line");
-        let address = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("a URL on stdout, not {line:?}"))
-            .to_string();
+        let address = common::served_address(&mut child);
         Server {
             child,
             address,

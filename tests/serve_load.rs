@@ -13,6 +13,8 @@
 //!
 //! A tiny HTTP/1.1 client over `TcpStream` is enough here: every response has a length.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -57,16 +59,7 @@ impl Server {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("npuzzle serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the URL line");
-        let address = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("a URL on stdout, not {line:?}"))
-            .to_string();
+        let address = common::served_address(&mut child);
         assert!(address.starts_with("127.0.0.1:"), "{address}");
         Server { child, address }
     }

@@ -286,3 +286,18 @@ pub fn spawn_retrying(command: &mut Command) -> Child {
         }
     }
 }
+
+/// The address (`127.0.0.1:PORT`) that `npuzzle serve --port 0`, spawned as `child` with its
+/// stdout piped, prints as its first line (`http://ADDRESS/`); waits for that line.
+pub fn served_address(child: &mut Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .expect("the URL line");
+    line.trim()
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("a URL on stdout, not {line:?}"))
+        .to_string()
+}
