@@ -321,6 +321,19 @@ def _label_block(
     )
 
 
+def _per_block(
+    client: Any, task: Callable[..., Any], pieces: List[Any], **options: Any
+) -> List[Any]:
+    """``task(piece, **options)`` for every piece on ``client``'s workers, the results in the
+    pieces' order; the tasks are cancelled however the call ends (an error or an interrupt
+    stops the ones not yet finished)."""
+    futures = client.map(task, pieces, pure=False, **options)
+    try:
+        return list(client.gather(futures))
+    finally:
+        client.cancel(futures)
+
+
 def distances(
     boards: Any,
     goal: Optional[_StateLike] = None,
@@ -358,20 +371,18 @@ def distances(
     pieces = [array[i : i + size] for i in range(0, len(array), size)]
     if not pieces:
         return np.zeros(0, dtype=np.uint8)
-    futures = client.map(
-        _label_block,
-        pieces,
-        goal=goal,
-        board=board,
-        limit=limit,
-        max_nodes=max_nodes,
-        metric=metric,
-        pure=False,
+    return np.concatenate(
+        _per_block(
+            client,
+            _label_block,
+            pieces,
+            goal=goal,
+            board=board,
+            limit=limit,
+            max_nodes=max_nodes,
+            metric=metric,
+        )
     )
-    try:
-        return np.concatenate(client.gather(futures))
-    finally:
-        client.cancel(futures)
 
 
 def _solve_block(
@@ -418,7 +429,8 @@ def solve_many(
             array = client.compute(array).result()
         rows = [list(map(int, r)) for r in np.asarray(array)]
     pieces = [rows[i : i + chunk] for i in range(0, len(rows), chunk)]
-    futures = client.map(
+    results = _per_block(
+        client,
         _solve_block,
         pieces,
         goal=goal,
@@ -426,12 +438,7 @@ def solve_many(
         limit=limit,
         max_nodes=max_nodes,
         metric=metric,
-        pure=False,
     )
-    try:
-        results = client.gather(futures)
-    finally:
-        client.cancel(futures)
     solutions = []
     for row, (moves, method, expanded, generated, elapsed) in zip(
         rows, (r for block in results for r in block)
