@@ -44,9 +44,11 @@ pub fn algorithm(arg: AlgorithmArg) -> Option<Algorithm> {
     }
 }
 
-/// The cores of this machine (as rayon sees them: `RAYON_NUM_THREADS` where set).
+/// The cores of this machine (as rayon sees them: `RAYON_NUM_THREADS` where set, capped).
+/// Not `rayon::current_num_threads()`: asking rayon builds its global pool, two thread
+/// starts for a question that may never run in parallel.
 fn all_cores() -> usize {
-    rayon::current_num_threads()
+    super::threads::default_threads()
 }
 
 /// Reads `--algorithm`, `--heuristic`, `--no-table` and `--limit` into a [`How`], refusing

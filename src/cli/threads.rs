@@ -5,8 +5,16 @@
 /// The most worker threads `--threads` accepts: four per core, at least 64, at most 1024.
 /// More than the cores never speeds anything up; the slack is for experiments.
 pub fn max_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    cores.saturating_mul(4).clamp(64, 1024)
+    cores().saturating_mul(4).clamp(64, 1024)
+}
+
+/// The cores this process may use, asked once: `available_parallelism` reads the cgroup's
+/// quota files on Linux, which costs a process start a measurable share of its time.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
 }
 
 /// The threads of a pool built without `--threads`: `RAYON_NUM_THREADS` where it holds a
@@ -14,12 +22,11 @@ pub fn max_threads() -> usize {
 /// variable itself for a pool built without a count, so every pool the program builds is given
 /// this count instead: `RAYON_NUM_THREADS=100000` must not start 100,000 threads.
 pub fn default_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let asked = std::env::var("RAYON_NUM_THREADS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0);
-    asked.unwrap_or(cores).min(max_threads())
+    asked.unwrap_or_else(cores).min(max_threads())
 }
 
 /// The threads of a pool: `--threads` (already bounded) or [`default_threads`].
@@ -27,9 +34,15 @@ pub fn pool_threads(requested: Option<usize>) -> usize {
     requested.unwrap_or_else(default_threads).min(max_threads())
 }
 
-/// Builds rayon's global pool with [`default_threads`] before anything uses it (rayon would
-/// otherwise size it from `RAYON_NUM_THREADS` unbounded), with one note on stderr when the
-/// variable asked for more than the limit.
+/// Caps rayon's global pool at [`default_threads`] before anything uses it, with one note on
+/// stderr when `RAYON_NUM_THREADS` asked for more than the limit.
+///
+/// The pool itself is not built here: rayon builds it on first use, sized from
+/// `RAYON_NUM_THREADS` or the cores. A question that never runs in parallel (one `distance`
+/// with a table or a database) then starts no threads at all; building the pool eagerly cost
+/// two thread starts and their idle spinning, a sixth of such a process's CPU time
+/// (BENCHMARKS.md, "Issue 26: quiet-machine figures"). Where the variable asks for more than
+/// the limit, it is rewritten to the limit, so the lazily built pool takes the cap.
 pub fn cap_global_pool() {
     if let Some(asked) = std::env::var("RAYON_NUM_THREADS")
         .ok()
@@ -41,12 +54,10 @@ pub fn cap_global_pool() {
             max_threads(),
             default_threads()
         );
+        // Called first thing in `main`, before any other thread exists, so nothing reads the
+        // environment concurrently.
+        std::env::set_var("RAYON_NUM_THREADS", default_threads().to_string());
     }
-    // Fails only when the global pool exists already (it never does this early); rayon then
-    // keeps the one it has.
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(default_threads())
-        .build_global();
 }
 
 /// Reads a `--threads` value (a clap `value_parser`).
