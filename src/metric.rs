@@ -102,6 +102,12 @@ impl FromStr for Metric {
     type Err = ParseMetricError;
 
     fn from_str(text: &str) -> Result<Metric, ParseMetricError> {
+        // The exact names first, without the copy below: Python reads `metric=` on every call.
+        match text {
+            "stm" => return Ok(Metric::Stm),
+            "mtm" => return Ok(Metric::Mtm),
+            _ => {}
+        }
         match text.trim().to_ascii_lowercase().as_str() {
             "stm" => Ok(Metric::Stm),
             "mtm" => Ok(Metric::Mtm),

@@ -824,15 +824,7 @@ impl Oracle {
         }
         match self.route(start, goal, how)? {
             Route::Answered(answer) => Ok(answer),
-            Route::Table(table) => {
-                // Checked against the neighbours' entries: four more reads, and an entry
-                // edited behind valid checksums is refused rather than answered.
-                let value = self.read(table, table.distance_to_checked(start, goal))?;
-                Ok(Answer::of(
-                    value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
-                    table_method(table),
-                ))
-            }
+            Route::Table(table) => self.table_distance(table, start, goal),
             Route::Search => match how.choice.algorithm() {
                 Some(algorithm) if !algorithm.is_optimal() => {
                     Err(AnswerError::NotOptimal { algorithm })
@@ -844,6 +836,52 @@ impl Oracle {
                 })),
             },
         }
+    }
+
+    /// [`Oracle::distance`] where it is one read of an exact table that is already open, else
+    /// `None` (the table is not open yet, the board has none, `how` asks for a search or
+    /// the multi-tile metric): never opens, builds or searches, so it costs what the read
+    /// costs. For callers that would otherwise pay to release a lock around a question that
+    /// might take long (the Python module releases the GIL only when this gives `None`).
+    ///
+    /// ```
+    /// use npuzzle::answer::{How, Oracle};
+    /// use npuzzle::State;
+    /// let oracle = Oracle::in_memory();
+    /// let (start, goal): (State, State) = ("123456708".parse()?, "123456780".parse()?);
+    /// assert!(oracle.distance_if_open(&start, &goal, How::default()).is_none());
+    /// assert_eq!(oracle.distance(&start, &goal, How::default())?.value, Ok(1)); // opens it
+    /// let answer = oracle.distance_if_open(&start, &goal, How::default()).unwrap()?;
+    /// assert_eq!(answer.value, Ok(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn distance_if_open(
+        &self,
+        start: &State,
+        goal: &State,
+        how: How,
+    ) -> Option<Result<Answer<u8>, AnswerError>> {
+        let by_table = matches!(how.choice, Choice::Table | Choice::Auto(_));
+        if how.metric != Metric::Stm || !by_table || start.board() != goal.board() {
+            return None;
+        }
+        let table = self.open_table(goal)?;
+        Some(self.table_distance(table, start, goal))
+    }
+
+    /// The distance read from `table`, checked against the neighbours' entries: four more
+    /// reads, and an entry edited behind valid checksums is refused rather than answered.
+    fn table_distance(
+        &self,
+        table: &Table<StoredBytes>,
+        start: &State,
+        goal: &State,
+    ) -> Result<Answer<u8>, AnswerError> {
+        let value = self.read(table, table.distance_to_checked(start, goal))?;
+        Ok(Answer::of(
+            value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
+            table_method(table),
+        ))
     }
 
     /// The distances of many starts to one `goal`, given as rows of tile bytes, written into

@@ -12,9 +12,8 @@ pub fn max_threads() -> usize {
 /// quota files on Linux, which costs a process start a measurable share of its time.
 fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
+    *CORES
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 /// The threads of a pool built without `--threads`: `RAYON_NUM_THREADS` where it holds a
