@@ -228,7 +228,7 @@ fn rows_keep_input_order_and_each_error_its_line_across_many_blocks() {
     let goal = State::goal(Board::THREE_BY_THREE);
     let table = Table::build(&goal, BuildOptions::default()).unwrap();
     let space = table.space().clone();
-    let mut rng = npuzzle::rng::SplitMix64::new(0x0_26_0d3);
+    let mut rng = npuzzle::rng::SplitMix64::new(0x0002_60d3);
     let mut input = String::new();
     let mut expected: Vec<Result<(State, u8), usize>> = Vec::new();
     for line in 1..=1_300_000usize {

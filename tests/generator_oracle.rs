@@ -223,7 +223,7 @@ fn the_deep_check_finds_the_same_first_damage_as_a_naive_check() {
 /// of every kind (runs of 1 to 2,520 pairs) in blocks of 181,440 pairs.
 #[test]
 fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_on_ten_cells() {
-    let mut rng = SplitMix64::new(0x10_ce11);
+    let mut rng = SplitMix64::new(0x0010_ce11);
     for (w, h) in [(2, 5), (5, 2)] {
         let board = Board::new(w, h).unwrap();
         let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
@@ -242,7 +242,7 @@ fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_on_ten_cells() {
 /// tables are judged as a naive check over `for_each_mtm_move` judges them.
 #[test]
 fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_under_mtm() {
-    let mut rng = SplitMix64::new(0x3a7_c4ec);
+    let mut rng = SplitMix64::new(0x03a7_c4ec);
     let mut found = 0;
     for (w, h, trials) in [
         (2, 2, 5),
