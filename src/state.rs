@@ -550,6 +550,27 @@ impl State {
         State::parse_general(text, board)
     }
 
+    /// [`State::parse`] of bytes in one of the plain spellings (one character a cell, maybe
+    /// cut into rows by `/`, or cells apart by spaces, tabs and single commas): those are
+    /// ASCII, so the bytes need no UTF-8 check first, and nothing is allocated. `None` for
+    /// any other text, which [`State::parse`] may still read (the general parser) or refuses
+    /// with its error: a caller that reads millions of lines (`npuzzle batch`) tries this
+    /// first and hands the rest to [`State::parse`].
+    ///
+    /// ```
+    /// use npuzzle::{Board, State};
+    /// let state = State::parse_plain_bytes(b"1 2 3/4 5 6/7 8 _", None).expect("plain");
+    /// assert_eq!(Some(state), State::parse("123456780", None).ok());
+    /// assert_eq!(State::parse_plain_bytes(b"123456780", Some(Board::new(3, 3)?)), Some(state));
+    /// // Not a state, or not a plain spelling: for `State::parse` to judge.
+    /// assert_eq!(State::parse_plain_bytes(b"123456788", None), None);
+    /// assert_eq!(State::parse_plain_bytes("12345678\u{e9}".as_bytes(), None), None);
+    /// # Ok::<(), npuzzle::BoardError>(())
+    /// ```
+    pub fn parse_plain_bytes(text: &[u8], board: Option<Board>) -> Option<State> {
+        parse_plain(text, board)
+    }
+
     /// The general parser behind [`State::parse`]: every form, every error.
     fn parse_general(text: &str, board: Option<Board>) -> Result<State, ParseStateError> {
         // Refuse absurd input before allocating per character: no spelling of a 5x5 state

@@ -217,3 +217,76 @@ fn clean_inputs_exit_zero_both_ways_and_a_last_line_needs_no_newline() {
     assert_eq!(text.lines().count(), 402);
     assert!(text.ends_with("867254301,123456780,31,\n"), "{text}");
 }
+
+/// The rows leave through a writer thread while later blocks are answered (`batch_writer`):
+/// over a dozen 1 MiB blocks, row `i` is still line `i`'s, an answer where the line is a
+/// state (its distance the library's) and its own error, naming its own line number, where
+/// it is not; nothing is lost or repeated at the blocks' edges.
+#[test]
+fn rows_keep_input_order_and_each_error_its_line_across_many_blocks() {
+    let dir = data_dir();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let table = Table::build(&goal, BuildOptions::default()).unwrap();
+    let space = table.space().clone();
+    let mut rng = npuzzle::rng::SplitMix64::new(0x0002_60d3);
+    let mut input = String::new();
+    let mut expected: Vec<Result<(State, u8), usize>> = Vec::new();
+    for line in 1..=1_300_000usize {
+        if rng.below(1000) == 0 {
+            // Malformed: its row is an error naming this line.
+            let _ = writeln!(input, "12345678{}", line % 7 + 9);
+            expected.push(Err(line));
+        } else {
+            let start = space.unrank(rng.below(space.states() as u64) as u32, goal.parity_class());
+            let _ = writeln!(input, "{start}");
+            expected.push(Ok((start, table.distance(&start).unwrap().unwrap())));
+        }
+    }
+    for threads in ["1", "2"] {
+        let out = run(
+            &["batch", "--threads", threads],
+            dir.path(),
+            input.as_bytes(),
+            false,
+        );
+        assert_eq!(out.status.code(), Some(1), "malformed lines fail the run");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(
+            rows.len(),
+            expected.len(),
+            "{threads} threads: one row a line"
+        );
+        for (i, (row, want)) in rows.iter().zip(&expected).enumerate() {
+            match want {
+                Ok((start, distance)) => {
+                    assert_eq!(*row, format!("{start},{goal},{distance},"), "row {}", i + 1);
+                }
+                Err(line) => assert!(
+                    row.contains(&format!("line {line}: ")),
+                    "row {} should be line {line}'s error: {row}",
+                    i + 1
+                ),
+            }
+        }
+    }
+}
+
+/// A write that fails (a full disk) ends the run with one line and exit 2, whichever thread
+/// meets it, and the run stops there.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_output_disk_is_one_error_line_and_exit_2() {
+    let dir = data_dir();
+    let input = "867254301\n".repeat(400_000);
+    let mut command = TestCommand::new();
+    command
+        .args(["batch", "-o", "/dev/full"])
+        .data_dir(dir.path())
+        .stdin(input.as_bytes());
+    let out = command.output();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+}

@@ -9,7 +9,7 @@ use references::{assert_first_closer_moves, plain_bfs, SMALL_BOARDS};
 
 use npuzzle::generate::{count_depths_all, distances, distances_into, BuildOptions, Distances};
 use npuzzle::rng::SplitMix64;
-use npuzzle::{Board, RankSpace, State, Table};
+use npuzzle::{Board, Metric, RankSpace, State, Table};
 
 fn on_threads(space: &RankSpace, goal: &State, threads: usize) -> Distances {
     distances(
@@ -98,19 +98,30 @@ fn table_build_equals_encoding_the_generator_output() {
     }
 }
 
-/// The deep check written plainly: unrank each folded index in order, take its neighbours as
-/// `State`s, rank them. "One closer" wraps in `u8`, the documented rule.
-fn naive_first_inconsistent(space: &RankSpace, goal: &State, entries: &[u8]) -> Option<u32> {
+/// The deep check written plainly: unrank each folded index in order, take its neighbours
+/// under `metric` as `State`s (an MTM slide of several cells is one move, from
+/// `npuzzle::metric::for_each_mtm_move`), rank them. "One closer" wraps in `u8`, the
+/// documented rule.
+fn naive_first_inconsistent_in(
+    space: &RankSpace,
+    goal: &State,
+    metric: Metric,
+    entries: &[u8],
+) -> Option<u32> {
     (0..space.states()).find(|&index| {
         let state = space.unrank(index, goal.parity_class());
         let d = entries[index as usize];
         if (d == 0) != (state == *goal) {
             return true;
         }
-        let around: Vec<u8> = state
-            .successors()
-            .map(|(_, next)| entries[space.rank_unchecked(&next) as usize].wrapping_add(1))
-            .collect();
+        let mut around: Vec<u8> = Vec::new();
+        let mut read = |next: &State| {
+            around.push(entries[space.rank_unchecked(next) as usize].wrapping_add(1));
+        };
+        match metric {
+            Metric::Stm => state.successors().for_each(|(_, next)| read(&next)),
+            Metric::Mtm => npuzzle::metric::for_each_mtm_move(&state, |_, _, next| read(next)),
+        }
         around.iter().any(|&e| e < d) || (d > 0 && !around.contains(&d))
     })
 }
@@ -118,11 +129,15 @@ fn naive_first_inconsistent(space: &RankSpace, goal: &State, entries: &[u8]) -> 
 /// A table with `entries` as its body and a header that matches them (valid checksums and
 /// histogram), however wrong the distances are.
 fn resealed(goal: &State, entries: Vec<u8>) -> Table<Vec<u8>> {
+    resealed_in(goal, Metric::Stm, entries)
+}
+
+/// [`resealed`] with the header's metric byte saying `metric`.
+fn resealed_in(goal: &State, metric: Metric, entries: Vec<u8>) -> Table<Vec<u8>> {
     let all = count_depths_all(&entries);
     let max = all.iter().rposition(|&c| c > 0).unwrap();
     let counts = all[..=max].to_vec();
-    let bytes =
-        npuzzle::generate::encode(goal, npuzzle::Metric::Stm, &Distances { entries, counts });
+    let bytes = npuzzle::generate::encode(goal, metric, &Distances { entries, counts });
     Table::from_bytes(bytes).expect("a resealed body is a valid table")
 }
 
@@ -144,7 +159,8 @@ fn damage(rng: &mut SplitMix64, entries: &mut [u8], max_depth: u8) {
 }
 
 fn assert_check_agrees(table: &Table<Vec<u8>>, what: &str) {
-    let naive = naive_first_inconsistent(table.space(), table.goal(), table.entries().unwrap());
+    let entries = table.entries().unwrap();
+    let naive = naive_first_inconsistent_in(table.space(), table.goal(), table.metric(), entries);
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -200,6 +216,59 @@ fn the_deep_check_finds_the_same_first_damage_as_a_naive_check() {
     }
     // Most damage is visible (a swap of two equal depths is not): the check did find some.
     assert!(found > 100, "only {found} damaged tables were reported");
+}
+
+/// The check gathers a vertical neighbour's entry by runs where the move's window sits above
+/// many digits and by a counter where it changes with every rank; 10-cell boards have windows
+/// of every kind (runs of 1 to 2,520 pairs) in blocks of 181,440 pairs.
+#[test]
+fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_on_ten_cells() {
+    let mut rng = SplitMix64::new(0x0010_ce11);
+    for (w, h) in [(2, 5), (5, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
+        let valid = Table::build(&goal, BuildOptions::default()).unwrap();
+        assert_eq!(valid.first_inconsistent_entry(), None, "{board}");
+        for trial in 0..2 {
+            let mut entries = valid.entries().unwrap().to_vec();
+            damage(&mut rng, &mut entries, valid.header().max_depth);
+            let table = resealed(&goal, entries);
+            assert_check_agrees(&table, &format!("{board} goal {goal} trial {trial}"));
+        }
+    }
+}
+
+/// Under MTM a vertical slide of several cells rotates through several windows: damaged MTM
+/// tables are judged as a naive check over `for_each_mtm_move` judges them.
+#[test]
+fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_under_mtm() {
+    let mut rng = SplitMix64::new(0x03a7_c4ec);
+    let mut found = 0;
+    for (w, h, trials) in [
+        (2, 2, 5),
+        (2, 3, 10),
+        (3, 2, 10),
+        (2, 4, 10),
+        (4, 2, 10),
+        (3, 3, 20),
+    ] {
+        let board = Board::new(w, h).unwrap();
+        for trial in 0..trials {
+            let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
+            let valid = npuzzle::mtm::build_table(&goal, BuildOptions::default()).unwrap();
+            assert_eq!(
+                valid.first_inconsistent_entry(),
+                None,
+                "{board} goal {goal}"
+            );
+            let mut entries = valid.entries().unwrap().to_vec();
+            damage(&mut rng, &mut entries, valid.header().max_depth);
+            let table = resealed_in(&goal, Metric::Mtm, entries);
+            assert_check_agrees(&table, &format!("MTM {board} goal {goal} trial {trial}"));
+            found += table.first_inconsistent_entry().is_some() as u32;
+        }
+    }
+    assert!(found > 30, "only {found} damaged MTM tables were reported");
 }
 
 #[test]

@@ -442,3 +442,53 @@ fn a_walk_reading_block_by_block_takes_the_moves_of_a_walk_over_a_checked_body()
         );
     }
 }
+
+/// `save_table` writes the file while it checks the table deeply (side by side): a table that
+/// fails the check is still never named, and the temporary file written beside the check is
+/// removed; one that passes is saved with its exact bytes and nothing else is left behind.
+#[test]
+fn save_table_never_names_a_table_that_fails_the_deep_check_and_leaves_no_temporary_file() {
+    let space = npuzzle::RankSpace::new(Board::THREE_BY_THREE).unwrap();
+    let near: State = "123456708".parse().unwrap();
+    let far: State = "123456078".parse().unwrap();
+    let mut edited = bytes().to_vec();
+    let len = header_len();
+    edited.swap(
+        len + space.rank_unchecked(&near) as usize,
+        len + space.rank_unchecked(&far) as usize,
+    );
+    reseal::reseal_body(&mut edited);
+    let table = Table::from_bytes(edited).expect("checksums and histogram pass");
+    let dir = tempfile::tempdir().unwrap();
+    let listing = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let refused = file::save_table(dir.path(), &table);
+    assert!(
+        matches!(
+            refused,
+            Err(file::SaveError::Check(
+                npuzzle::TableError::Inconsistent { .. }
+            ))
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        listing(),
+        Vec::<String>::new(),
+        "nothing named, nothing left"
+    );
+    let valid = Table::from_bytes(bytes().to_vec()).unwrap();
+    let saved = file::save_table_timed(dir.path(), &valid).unwrap();
+    assert_eq!(
+        saved.path,
+        dir.path().join(npuzzle::store::file::file_name(&goal()))
+    );
+    assert_eq!(std::fs::read(&saved.path).unwrap(), bytes());
+    assert_eq!(listing(), [npuzzle::store::file::file_name(&goal())]);
+}

@@ -221,7 +221,8 @@ fn run(
                 }
                 let table =
                     Table::build(goal, BuildOptions::default()).map_err(|e| e.to_string())?;
-                // Deep-checked, then written atomically, as `npuzzle build` saves it.
+                // Deep-checked (while it is written) and renamed into place only then, as
+                // `npuzzle build` saves it.
                 let path = save_table(dir, &table).map_err(|e| e.to_string())?;
                 done += states(goal);
                 let label = format!("{} table for goal {goal}", goal.board());

@@ -4,8 +4,9 @@
 //! JSON lines: [`CHUNK_RECORDS`] records or about 8 MiB, whichever comes first); a line over
 //! 1 MiB is skipped unread and gets a row with the error. A block is cut into pieces that rayon
 //! answers in parallel, each piece formatting its own rows into a byte buffer
-//! (`batch_rows::Sink`); the buffers are then written in order. Memory stays flat: one block
-//! in, one block of rows out.
+//! (`batch_rows::Sink`); the buffers are then handed, in order, to a thread that writes them
+//! while the next block is read and answered (`batch_writer`). Memory stays flat: one block
+//! in, at most two blocks of rows queued for the writer.
 //!
 //! Answers come from the answer layer ([`Oracle`]), shared by the workers: a table where the
 //! board has one (opened, or built, the first time a question needs it), else a search within
@@ -28,6 +29,7 @@ use super::batch_input::{
     self, Block, InputForm, LineBlocks, Record, RecordReader, BLOCK_BYTES, CHUNK_RECORDS,
 };
 use super::batch_rows::{write_header, PieceDone, Sink};
+use super::batch_writer::{pipelined, Rows};
 use super::input::{board_option, goal_for, parse_state, shorten, state_error};
 use super::lines;
 use super::{CommandResult, Context, Failure};
@@ -37,6 +39,8 @@ use super::{CommandResult, Context, Failure};
 const PIECE_BYTES: usize = 1 << 16;
 /// Records per parallel piece of CSV or JSON-lines input.
 const PIECE_RECORDS: usize = 4096;
+/// Bytes of the output's buffer: a write at least this long bypasses it (`BufWriter`).
+const OUT_BUFFER: usize = 1 << 16;
 
 /// Answers every question of the input; exit code 1 when any line failed.
 pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
@@ -60,7 +64,9 @@ pub fn run(args: &BatchArgs, context: &mut Context) -> CommandResult {
         plain_rows: !batch_fast::general_forced(),
     };
     let work = |context: &mut Context| -> CommandResult {
-        let mut out = BufWriter::with_capacity(1 << 20, out);
+        // A piece's rows (tens to hundreds of KiB) are larger than the buffer, so they go
+        // straight to the file without a copy; small writes are still gathered.
+        let mut out = BufWriter::with_capacity(OUT_BUFFER, out);
         let summary = answer_all(&settings, source, context, &mut out)?;
         out.flush()?;
         summary.into_result(settings.format)
@@ -128,7 +134,7 @@ fn answer_all(
     settings: &Settings,
     source: batch_input::Source,
     context: &mut Context,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<Summary, Failure> {
     let batch_input::Source {
         mut reader,
@@ -140,6 +146,32 @@ fn answer_all(
     write_header(settings.format, settings.solve, out)?;
     let mut buf = Vec::with_capacity(2 * BLOCK_BYTES);
     let form = batch_input::detect(&mut reader, &mut buf).map_err(read_error)?;
+    let summary = pipelined(out, |rows| {
+        answer_blocks(
+            settings,
+            form,
+            (buf, reader),
+            &read_error,
+            context,
+            rows,
+            &progress,
+        )
+    })?;
+    progress.finish_and_clear();
+    Ok(summary)
+}
+
+/// Reads the input a block at a time (what `detect` read first, then `reader`), answers each
+/// block in parallel and queues its rows for the writer, in order.
+fn answer_blocks(
+    settings: &Settings,
+    form: InputForm,
+    (buf, reader): (Vec<u8>, Box<dyn io::Read + Send>),
+    read_error: &dyn Fn(io::Error) -> Failure,
+    context: &mut Context,
+    rows: &Rows,
+    progress: &ProgressBar,
+) -> Result<Summary, Failure> {
     let mut summary = Summary::default();
     if form == InputForm::Lines {
         let fast = FastLines::new(
@@ -157,7 +189,7 @@ fn answer_all(
                 Block::Long(head) => {
                     line += 1;
                     if !lines::is_comment(head) {
-                        long_line_row(settings, line, head, out, &mut summary)?;
+                        long_line_row(settings, line, head, rows, &mut summary)?;
                     }
                     continue;
                 }
@@ -180,13 +212,20 @@ fn answer_all(
                 .zip(&firsts)
                 .map(|(piece, &first)| Input::Lines { piece, first })
                 .collect();
-            answer_pieces(settings, fast.as_ref(), &inputs, context, out, &mut summary)?;
+            answer_pieces(
+                settings,
+                fast.as_ref(),
+                &inputs,
+                context,
+                rows,
+                &mut summary,
+            )?;
             line += counts.iter().sum::<u64>();
             if let Some(fast) = &fast {
                 fast.lines_read(line, context.oracle());
             }
             progress.set_position(blocks.bytes);
-            progress.set_message(answered(summary.questions, &progress));
+            progress.set_message(answered(summary.questions, progress));
         }
     } else {
         let mut records = RecordReader::new(form, buf, reader);
@@ -199,12 +238,11 @@ fn answer_all(
                 break;
             }
             let inputs: Vec<Input> = chunk.chunks(PIECE_RECORDS).map(Input::Records).collect();
-            answer_pieces(settings, None, &inputs, context, out, &mut summary)?;
+            answer_pieces(settings, None, &inputs, context, rows, &mut summary)?;
             progress.set_position(records.bytes);
-            progress.set_message(answered(summary.questions, &progress));
+            progress.set_message(answered(summary.questions, progress));
         }
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 
@@ -214,7 +252,7 @@ fn long_line_row(
     settings: &Settings,
     line: u64,
     head: &[u8],
-    out: &mut dyn Write,
+    rows: &Rows,
     summary: &mut Summary,
 ) -> Result<(), Failure> {
     let mut sink = Sink::new(settings.format, settings.solve, settings.plain_rows, 256);
@@ -227,8 +265,8 @@ fn long_line_row(
         &message,
     );
     let piece = sink.finish();
-    out.write_all(&piece.bytes)?;
     summary.add(&piece);
+    rows.send(vec![piece.bytes])?;
     Ok(())
 }
 
@@ -270,14 +308,14 @@ enum Input<'a> {
     Records(&'a [Record]),
 }
 
-/// Answers `inputs` in parallel (plain lines through `fast` where it applies) and writes
-/// their rows in order. Tables open on first use, inside the answer layer.
+/// Answers `inputs` in parallel (plain lines through `fast` where it applies) and queues
+/// their rows for the writer, in order. Tables open on first use, inside the answer layer.
 fn answer_pieces(
     settings: &Settings,
     fast: Option<&FastLines>,
     inputs: &[Input],
     context: &Context,
-    out: &mut dyn Write,
+    rows: &Rows,
     summary: &mut Summary,
 ) -> Result<(), Failure> {
     let answerer = Answerer::new(settings, context.oracle(), fast);
@@ -285,10 +323,12 @@ fn answer_pieces(
         .par_iter()
         .map(|input| answerer.piece(input))
         .collect();
+    let mut bytes = Vec::with_capacity(done.len());
     for piece in done {
-        out.write_all(&piece.bytes)?;
         summary.add(&piece);
+        bytes.push(piece.bytes);
     }
+    rows.send(bytes)?;
     Ok(())
 }
 

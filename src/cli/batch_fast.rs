@@ -155,7 +155,12 @@ impl FastLines {
         if text.iter().filter(|&&b| b == b',').count() == 1 {
             return None; // `START,GOAL`
         }
-        let start = State::parse(std::str::from_utf8(text).ok()?, self.asked).ok()?;
+        // The plain spellings are ASCII: no UTF-8 check for them. Any other line the general
+        // path would read as a state is read here the same way.
+        let start = match State::parse_plain_bytes(text, self.asked) {
+            Some(start) => start,
+            None => State::parse(std::str::from_utf8(text).ok()?, self.asked).ok()?,
+        };
         (start.board() == self.goal.board()).then_some(start)
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use npuzzle::answer::{has_table, DEFAULT_BOARD};
-use npuzzle::table::file::save_table;
+use npuzzle::table::file::save_table_timed;
 use npuzzle::{BuildOptions, State, Table};
 
 use super::args::BuildArgs;
@@ -78,16 +78,10 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
     let mut lines = Vec::with_capacity(goals.len());
     for (goal, (table, generated)) in goals.iter().zip(built) {
         let table = table.map_err(|e| Failure::usage(e.to_string()))?;
-        // `save_table` checks the table deeply before it writes it; the check is timed on its
-        // own here (a passed check is remembered, so the save does not repeat it).
-        let checking = Instant::now();
-        table
-            .verify_deep()
-            .map_err(|e| Failure::usage(e.to_string()))?;
-        let checked = checking.elapsed();
-        let saving = Instant::now();
-        let path = save_table(dir, &table).map_err(|e| Failure::usage(e.to_string()))?;
-        let saved = saving.elapsed();
+        // The deep check and the write run side by side inside the save; the file takes its
+        // name only once the check has passed.
+        let saved = save_table_timed(dir, &table).map_err(|e| Failure::usage(e.to_string()))?;
+        let (path, checked, saved) = (saved.path, saved.checked, saved.saved);
         // The whole build of this table, not only its generation: checking every entry and
         // writing the file take about as long again on the largest boards.
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;

@@ -11,6 +11,7 @@ mod batch;
 mod batch_fast;
 mod batch_input;
 mod batch_rows;
+mod batch_writer;
 mod build;
 mod check;
 mod compare;

@@ -491,34 +491,71 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// # Errors
 /// [`StoredFileError::Write`] with the cause.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
-    let write_error = |error| StoredFileError::Write {
-        path: path.to_path_buf(),
-        error,
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    create_private_dir(&dir).map_err(write_error)?;
-    remove_stale_temporaries(&dir);
-    let mut temp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .suffix(TEMP_SUFFIX)
-        .tempfile_in(&dir)
-        .map_err(write_error)?;
-    temp.write_all(bytes).map_err(write_error)?;
-    // Tables are shared data, not secrets: readable by all like any other cache file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let readable = std::fs::Permissions::from_mode(0o644);
-        temp.as_file()
-            .set_permissions(readable)
+    Staged::write(path, bytes)?.commit()
+}
+
+/// The first half of [`write_atomic`]: `bytes` written to a temporary file beside `path` and
+/// flushed to disk, not yet under `path`'s name. [`Staged::commit`] renames it into place;
+/// dropping it instead removes the file, so a caller can write while it checks what it
+/// writes, and name the file only once the check has passed (`table::file::save_table`).
+pub(crate) struct Staged {
+    temp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl Staged {
+    /// Writes `bytes` to a temporary file in `path`'s directory (created private if missing;
+    /// stale temporary files of killed builds removed) and flushes it to disk.
+    ///
+    /// # Errors
+    /// [`StoredFileError::Write`] with the cause.
+    pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<Staged, StoredFileError> {
+        let write_error = |error| StoredFileError::Write {
+            path: path.to_path_buf(),
+            error,
+        };
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        create_private_dir(&dir).map_err(write_error)?;
+        remove_stale_temporaries(&dir);
+        let mut temp = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(&dir)
             .map_err(write_error)?;
+        temp.write_all(bytes).map_err(write_error)?;
+        // Tables are shared data, not secrets: readable by all like any other cache file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let readable = std::fs::Permissions::from_mode(0o644);
+            temp.as_file()
+                .set_permissions(readable)
+                .map_err(write_error)?;
+        }
+        temp.as_file().sync_all().map_err(write_error)?;
+        Ok(Staged {
+            temp,
+            path: path.to_path_buf(),
+        })
     }
-    temp.as_file().sync_all().map_err(write_error)?;
-    temp.persist(path).map_err(|e| write_error(e.error))?;
-    Ok(())
+
+    /// Renames the written file over its path.
+    ///
+    /// # Errors
+    /// [`StoredFileError::Write`] with the cause.
+    pub(crate) fn commit(self) -> Result<(), StoredFileError> {
+        let path = self.path;
+        self.temp
+            .persist(&path)
+            .map_err(|e| StoredFileError::Write {
+                path,
+                error: e.error,
+            })?;
+        Ok(())
+    }
 }
 
 /// Opens `path` (a regular file, never blocking) and maps it read-only; with `trusted`, also

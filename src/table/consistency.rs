@@ -4,8 +4,10 @@
 //! block `c` holds the states with the blank in cell `c`, and its pair `p` is the one tile rank
 //! `2p` or `2p + 1` of the goal's class, told apart by the generator's pair parities. A
 //! horizontal neighbour has the same pair in the next cell's block; a vertical one the pair of
-//! the rotated tile rank ([`RankSpace::rotate`]). So a state costs a few table reads and one
-//! rotation per vertical move, and the ranges run in parallel on rayon.
+//! the rotated tile rank ([`RankSpace::rotate`]), which moves whole runs of consecutive pairs
+//! by one change ([`RankSpace::runs`]). So a range of states is checked a move at a time: its
+//! neighbours' entries gathered (slices, runs, or one load a state found with a counter), then
+//! compared with its own a byte column at a time, and the ranges run in parallel on rayon.
 //!
 //! Under MTM a slide of `k` cells is `k` single-cell moves in one direction: the same pair
 //! `k` blocks along for a horizontal slide, the tile rank rotated through each of the `k`
@@ -54,6 +56,23 @@ fn moves_out_of(
     moves
 }
 
+/// How the neighbours of one move out of a block are found, for a range of pairs.
+enum Neighbours<'a> {
+    /// A horizontal move (or slide): the same pair in another block.
+    Same,
+    /// One vertical single-cell move whose window's digits are the same over runs of `below`
+    /// tile ranks (`below` even): every pair of a run of `below / 2` moves by the run's
+    /// change, half of `changes[(pair / (below / 2)) % changes.len()]`, the class bit kept
+    /// (see [`RankSpace::runs`]). No division, no class bit.
+    Runs { run: usize, changes: &'a [i32] },
+    /// One vertical single-cell move whose window's digits change with every tile rank
+    /// (`below` is 1): the tile rank `2 * pair + low` moves by
+    /// `changes[(2 * pair) % span + low]` (`span`, the changes' count, is even).
+    EveryRank { changes: &'a [i32] },
+    /// An MTM slide through several windows: each tile rank rotated through each in turn.
+    Slide { windows: &'a [u32] },
+}
+
 /// The first folded index (in index order) whose entry is inconsistent, its neighbours those
 /// of `metric`'s moves: the goal's entry is not 0, or another entry is 0, or a state has a
 /// neighbour more than one closer, or a state other than the goal has no neighbour exactly
@@ -62,6 +81,13 @@ fn moves_out_of(
 /// "One closer" is computed in `u8` arithmetic with wrap-around, as the first version of the
 /// check (which unranked every state) did in release builds: a neighbour whose entry is 255
 /// counts as distance -1, so every state next to it is reported.
+///
+/// How: a task takes [`PAIRS_PER_TASK`] consecutive pairs of one block and, per move, first
+/// gathers their neighbours' entries into a buffer (a slice of another block for a horizontal
+/// move; runs of consecutive entries, or one entry a pair found with a counter instead of a
+/// division, for a vertical one, see [`Neighbours`]), then compares the buffer with the
+/// pairs' own entries a byte column at a time (code the compiler turns into vector
+/// instructions). A state thus costs a few loads per move and no rank arithmetic.
 ///
 /// # Panics
 /// If `entries` is not `space.states()` bytes long or `goal` is on another board.
@@ -78,41 +104,165 @@ pub(crate) fn first_inconsistent_entry(
     let parities = pair_parities(space);
     let flips = class_flips(space, goal);
     let goal_index = space.rank_unchecked(goal) as usize;
+    let moves: Vec<Vec<(usize, Vec<u32>)>> = (0..cells)
+        .map(|cell| moves_out_of(space, cell, metric, pairs))
+        .collect();
     let tasks: Vec<(usize, usize)> = (0..cells)
         .flat_map(|cell| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (cell, p)))
         .collect();
     tasks.par_iter().find_map_first(|&(cell, first)| {
-        let moves = moves_out_of(space, cell, metric, pairs);
-        let words = parities.as_raw_slice();
-        let flip = flips[cell];
+        let len = PAIRS_PER_TASK.min(pairs - first);
         let base = cell * pairs;
-        for pair in first..(first + PAIRS_PER_TASK).min(pairs) {
-            let index = base + pair;
-            let d = entries[index];
-            if (d == 0) != (index == goal_index) {
-                return Some(u32::try_from(index).expect("a table has fewer than 2^32 entries"));
-            }
-            let low = ((words[pair / 64] ^ flip) >> (pair % 64)) & 1;
-            // `2 * pair` is below n! < 2^32 and `low` is one bit; this runs for every entry of
-            // the table, so no check.
-            #[allow(clippy::cast_possible_truncation)]
-            let perm = (2 * pair) as u32 + low as u32;
-            let mut closer = false;
-            let mut too_close = false;
-            for (block, windows) in &moves {
-                let to = match windows[..] {
-                    [] => pair,
-                    [window] => (space.rotate(window, perm) >> 1) as usize,
-                    _ => (windows.iter().fold(perm, |p, &w| space.rotate(w, p)) >> 1) as usize,
-                };
-                let one_more = entries[block + to].wrapping_add(1);
-                closer |= one_more == d;
-                too_close |= one_more < d;
-            }
-            if too_close || (d > 0 && !closer) {
-                return Some(u32::try_from(index).expect("a table has fewer than 2^32 entries"));
+        let own = &entries[base + first..base + first + len];
+        let mut closer = [0u8; PAIRS_PER_TASK];
+        let mut too_close = [0u8; PAIRS_PER_TASK];
+        let mut gathered = [0u8; PAIRS_PER_TASK];
+        let low = (parities.as_raw_slice(), flips[cell]);
+        for (block, windows) in &moves[cell] {
+            let neighbours = match windows[..] {
+                [] => Neighbours::Same,
+                [window] => match space.runs(window) {
+                    (1, changes) => Neighbours::EveryRank { changes },
+                    (below, changes) => Neighbours::Runs {
+                        run: below as usize / 2,
+                        changes,
+                    },
+                },
+                _ => Neighbours::Slide { windows },
+            };
+            let around: &[u8] = match neighbours {
+                Neighbours::Same => &entries[block + first..block + first + len],
+                _ => {
+                    let to = &entries[*block..*block + pairs];
+                    gather(space, &neighbours, to, first, low, &mut gathered[..len]);
+                    &gathered[..len]
+                }
+            };
+            compare(own, around, &mut closer[..len], &mut too_close[..len]);
+        }
+        first_bad(
+            own,
+            &closer[..len],
+            &too_close[..len],
+            base + first,
+            goal_index,
+        )
+        .map(|index| u32::try_from(index).expect("a table has fewer than 2^32 entries"))
+    })
+}
+
+/// Copies into `out` the entries (of the destination block `to`) of the neighbours of pairs
+/// `first..first + out.len()` through one vertical move; `low` is the pair parities and the
+/// block's class flip (see [`class_flips`]).
+fn gather(
+    space: &RankSpace,
+    neighbours: &Neighbours,
+    to: &[u8],
+    first: usize,
+    (parities, flip): (&[u64], u64),
+    out: &mut [u8],
+) {
+    // The low bit of the in-class tile rank of `pair`.
+    let low = |pair: usize| (((parities[pair / 64] ^ flip) >> (pair % 64)) & 1) as usize;
+    match *neighbours {
+        Neighbours::Same => unreachable!("a horizontal move needs no gathering"),
+        Neighbours::Runs { run: 1, changes } => {
+            // Runs of one pair: one load a pair, the change's index counted, not divided.
+            let span = changes.len();
+            let mut digit = first % span;
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot = to[(first + i).wrapping_add_signed(changes[digit] as isize / 2)];
+                digit += 1;
+                if digit == span {
+                    digit = 0;
+                }
             }
         }
-        None
-    })
+        Neighbours::Runs { run, changes } => {
+            // A slice a run: the first run may start partway, every later one whole.
+            let span = changes.len();
+            let (mut digit, mut within) = ((first / run) % span, first % run);
+            let mut at = 0;
+            while at < out.len() {
+                let here = (run - within).min(out.len() - at);
+                let from = (first + at).wrapping_add_signed(changes[digit] as isize / 2);
+                out[at..at + here].copy_from_slice(&to[from..from + here]);
+                at += here;
+                within = 0;
+                digit += 1;
+                if digit == span {
+                    digit = 0;
+                }
+            }
+        }
+        Neighbours::EveryRank { changes } => {
+            let span = changes.len();
+            let mut even = (2 * first) % span;
+            for (i, slot) in out.iter_mut().enumerate() {
+                let pair = first + i;
+                let perm = 2 * pair + low(pair);
+                let next = perm.wrapping_add_signed(changes[even + low(pair)] as isize);
+                *slot = to[next >> 1];
+                even += 2;
+                if even == span {
+                    even = 0;
+                }
+            }
+        }
+        Neighbours::Slide { windows } => {
+            for (i, slot) in out.iter_mut().enumerate() {
+                let pair = first + i;
+                // `2 * pair + 1` is below n! < 2^32: a tile rank.
+                #[allow(clippy::cast_possible_truncation)]
+                let perm = (2 * pair + low(pair)) as u32;
+                let next = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
+                *slot = to[(next >> 1) as usize];
+            }
+        }
+    }
+}
+
+/// Marks, for each state, whether this neighbour is exactly one closer (`closer`) or more
+/// than one closer (`too_close`), in wrapping `u8` arithmetic. Byte columns without branches,
+/// so the compiler vectorises the loop.
+#[inline]
+fn compare(own: &[u8], around: &[u8], closer: &mut [u8], too_close: &mut [u8]) {
+    let columns = own.iter().zip(around).zip(closer).zip(too_close);
+    for (((&d, &e), closer), too_close) in columns {
+        let one_more = e.wrapping_add(1);
+        *closer |= u8::from(one_more == d);
+        *too_close |= u8::from(one_more < d);
+    }
+}
+
+/// The first index (from `start`, the index of `own[0]`) whose state breaks a rule: the goal
+/// not at 0, another state at 0, a neighbour more than one closer, or no neighbour one closer.
+#[inline]
+fn first_bad(
+    own: &[u8],
+    closer: &[u8],
+    too_close: &[u8],
+    start: usize,
+    goal_index: usize,
+) -> Option<usize> {
+    let bad = |i: usize| -> bool {
+        if start + i == goal_index {
+            own[i] != 0
+        } else {
+            own[i] == 0 || too_close[i] != 0 || closer[i] == 0
+        }
+    };
+    // A whole range at once first (no branch per state: vectorised), then the goal apart.
+    let any = own
+        .iter()
+        .zip(closer)
+        .zip(too_close)
+        .fold(0u8, |any, ((&d, &closer), &too_close)| {
+            any | u8::from(d == 0) | too_close | (closer ^ 1)
+        });
+    let goal_here = (start..start + own.len()).contains(&goal_index);
+    if any == 0 && !goal_here {
+        return None;
+    }
+    (0..own.len()).find(|&i| bad(i)).map(|i| start + i)
 }

@@ -4,11 +4,12 @@
 //! ([`crate::answer::store`]).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::{Table, TableError};
 use crate::metric::Metric;
 use crate::store::file::{
-    file_name, mtm_file_name, open_mapped, write_atomic, StoredBytes, StoredFileError,
+    file_name, mtm_file_name, open_mapped, Staged, StoredBytes, StoredFileError,
 };
 
 /// Opens and maps the table at `path` and validates its header; a body of at most
@@ -75,12 +76,17 @@ pub enum SaveError {
 
 /// Saves a table built here into the data directory `dir`, under the file name of its goal
 /// and [metric](Table::metric) ([`file_name`] for STM, [`mtm_file_name`] for MTM: the name
-/// always agrees with the header), and returns the path: deep-checked first (a build checks
-/// its own output, every entry against its neighbours in its metric, not only the checksums
-/// it has just computed itself), then written atomically, so a reader never sees half a file.
+/// always agrees with the header), and returns the path: deep-checked (a build checks its
+/// own output, every entry against its neighbours in its metric, not only the checksums it
+/// has just computed itself) and written atomically, so a reader never sees half a file.
 /// The command line's `build` and the Python package's `build` both save through here. The
 /// data directory's trust check ([`check_data_dir`](crate::store::file::check_data_dir)) is
 /// the caller's, before it builds.
+///
+/// The check and the write run side by side (the check on rayon's pool, the write and its
+/// flush to disk on a thread of their own): the bytes are written to a temporary file that
+/// takes the table's name only after the check has passed; a table that fails is never
+/// named, and its temporary file is removed. See [`save_table_timed`] for the times.
 ///
 /// ```
 /// use npuzzle::table::file::{open, save_table};
@@ -100,12 +106,67 @@ pub enum SaveError {
 /// [`SaveError::Check`] for a table that fails the deep check, [`SaveError::File`] when the
 /// file cannot be written.
 pub fn save_table<D: AsRef<[u8]>>(dir: &Path, table: &Table<D>) -> Result<PathBuf, SaveError> {
-    table.verify_deep()?;
+    Ok(save_table_timed(dir, table)?.path)
+}
+
+/// A table saved by [`save_table_timed`]: where, and how long its two steps took.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct SavedTable {
+    /// The file.
+    pub path: PathBuf,
+    /// The deep check ([`Table::verify_deep`]), from the start of the save; the write ran
+    /// beside it.
+    pub checked: Duration,
+    /// From the end of the check until the file was in place: what of the write and its
+    /// flush to disk the check did not hide, and the rename.
+    pub saved: Duration,
+}
+
+/// [`save_table`], also saying how long the deep check took and how much longer the file
+/// took to be written (`npuzzle build` prints both).
+///
+/// ```
+/// use npuzzle::table::file::save_table_timed;
+/// use npuzzle::{Board, BuildOptions, State, Table};
+/// let dir = tempfile::tempdir()?;
+/// let table = Table::build(&State::goal(Board::new(3, 2)?), BuildOptions::default())?;
+/// let saved = save_table_timed(dir.path(), &table)?;
+/// assert!(saved.path.is_file());
+/// assert_eq!(std::fs::read(&saved.path)?, table.as_bytes());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`save_table`].
+pub fn save_table_timed<D: AsRef<[u8]>>(
+    dir: &Path,
+    table: &Table<D>,
+) -> Result<SavedTable, SaveError> {
     let name = match table.metric() {
         Metric::Stm => file_name(table.goal()),
         Metric::Mtm => mtm_file_name(table.goal()),
     };
     let path = dir.join(name);
-    write_atomic(&path, table.as_bytes())?;
-    Ok(path)
+    let began = Instant::now();
+    let bytes = table.as_bytes();
+    let (checked, check_time, staged) = std::thread::scope(|scope| {
+        // The write waits on the disk most of the time, the check on memory and the cores:
+        // side by side, the save costs about the longer of the two.
+        let writer = scope.spawn(|| Staged::write(&path, bytes));
+        let checked = table.verify_deep();
+        let check_time = began.elapsed();
+        let staged = writer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (checked, check_time, staged)
+    });
+    // A table that fails is never named: dropping the staged file removes it.
+    checked?;
+    staged?.commit()?;
+    Ok(SavedTable {
+        path,
+        checked: check_time,
+        saved: began.elapsed().saturating_sub(check_time),
+    })
 }
