@@ -15,10 +15,10 @@
 //! 13 x 127.5 MB.
 //!
 //! A layer is one pass over the placements in rank order, a block at a time
-//! ([`PatternSpace::visit_block`]: the placements sharing all tiles but the last two, so no
+//! (`PatternSpace::visit_block`: the placements sharing all tiles but the last two, so no
 //! placement is unranked): a block whose frontier words are all zero is skipped by a few word
 //! loads, and a successor's rank is the placement's plus the moved tile's rank change
-//! ([`RankDelta`]: one place value for a horizontal move, `width - 1` table reads for a
+//! (`RankDelta`: one place value for a horizontal move, `width - 1` table reads for a
 //! vertical one), not ranked from scratch. The masks are packed into 64-bit words.
 //!
 //! Parallel with rayon over ranges of blocks. Writes go to any placement through atomic
