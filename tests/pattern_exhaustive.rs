@@ -203,6 +203,33 @@ fn partitions_of_2x5_and_5x2_are_admissible_and_consistent_on_every_state() {
     );
 }
 
+/// The generator against the independent search on boards with no exact table: 4x4, 5x3
+/// and 3x5 patterns of one to four tiles, so the block walk's one-tile, two-tile and longer
+/// cases, and vertical moves that pass two, three and four cells (each a rank change read
+/// from a table), all meet a placement-by-placement search that ranks nothing; the deep
+/// check passes each database too.
+#[test]
+fn small_patterns_of_boards_without_tables_equal_an_independent_search() {
+    for (width, height, blank, patterns) in [
+        (
+            4usize,
+            4usize,
+            0usize,
+            vec![vec![7u8], vec![1, 2, 3], vec![5, 6, 9, 10]],
+        ),
+        (4, 4, 15, vec![vec![12, 15], vec![1, 4, 13, 14]]),
+        (5, 3, 7, vec![vec![1, 2, 6], vec![10, 14]]),
+        (3, 5, 14, vec![vec![1, 4, 7, 8], vec![13]]),
+    ] {
+        let goal = State::canonical_goal(Board::new(width, height).unwrap(), blank);
+        for tiles in patterns {
+            let db = build(&goal, &tiles);
+            check_against_independent_search(&db, &goal, &tiles);
+            db.verify_deep().unwrap();
+        }
+    }
+}
+
 #[test]
 fn one_thread_and_two_threads_build_identical_files() {
     let goal = State::canonical_goal(Board::new(4, 4).unwrap(), 0);

@@ -22,14 +22,18 @@
 //! Every rule holds for a correct database, so a failure is damage. The rules are necessary,
 //! not sufficient: an entry raised where every lower neighbour's free cells are walled apart
 //! can pass (docs/trust-model.md says what this defends against). One pass over
-//! the placements on rayon, each unranked and its neighbours' ranks carried by [`RankDelta`];
+//! the placements on rayon, walked in rank order a block at a time
+//! ([`PatternSpace::visit_block`](super::PatternSpace::visit_block): no unrank per placement)
+//! and its neighbours' ranks carried by [`RankDelta`];
 //! the first damage in rank order is reported, whatever the thread count.
+
+use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
 use super::database::PatternDatabase;
 use super::delta::RankDelta;
-use super::generate::{manhattan, Geometry};
+use super::generate::{blocks_per_task, manhattan, Geometry};
 
 /// What the deep check found wrong with a pattern database.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -71,9 +75,6 @@ pub enum PatternDamage {
     },
 }
 
-/// Placements per parallel task.
-const CHUNK: u32 = 1 << 14;
-
 /// The first damage in rank order, or `None` for a database that passes every rule.
 pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
     db: &PatternDatabase<D>,
@@ -99,73 +100,64 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
     // With fewer than three free cells some placements are unreachable from the goal; they
     // hold code 0 and bound nothing, so their neighbours are not held to them.
     let few_free = space.board().cells() - k < 3;
-    let entries = u32::try_from(space.entries()).expect("PatternSpace caps entries at 2^32");
     // A neighbour's rank from the entry's by the search's arithmetic (one weight for a
     // horizontal move, `width - 1` table reads for a vertical one), not ranked from scratch.
     let n = space.board().cells();
     let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
     let delta = RankDelta::new(n, &[space.tiles().to_vec()], &identity, &identity);
-    (0..entries.div_ceil(CHUNK))
-        .into_par_iter()
-        .find_map_first(|chunk| {
-            let mut cells = [0u8; 32];
-            // The board with the pattern tiles in place, 0 (in no pattern) elsewhere.
-            let mut board = [0u8; 32];
-            let end = chunk
-                .saturating_mul(CHUNK)
-                .saturating_add(CHUNK)
-                .min(entries);
-            for p in chunk * CHUNK..end {
-                space.unrank(p, &mut cells);
-                let cells = &cells[..k];
-                for (i, &c) in cells.iter().enumerate() {
-                    board[c as usize] = space.tiles()[i];
-                }
-                let occupied = cells.iter().fold(0u32, |m, &c| m | 1 << c);
-                let free = geometry.all & !occupied;
-                let md: u32 = (0..k)
-                    .map(|i| u32::from(manhattan[i][cells[i] as usize]))
-                    .sum();
-                let code = u32::from(db.code(p));
-                let value = md + 2 * code;
-                let connected = geometry.flood(free & free.wrapping_neg(), free) == free
-                    && !(few_free && code == 0);
-                let mut lowest = u32::MAX;
-                for i in 0..k {
-                    let from = cells[i] as usize;
-                    let mut targets = geometry.around[from] & free;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros() as usize;
-                        targets &= targets - 1;
-                        let q = p.wrapping_add(delta.delta(&board, space.tiles()[i], from, to));
-                        let q_value = md - u32::from(manhattan[i][from])
-                            + u32::from(manhattan[i][to])
-                            + 2 * u32::from(db.code(q));
-                        if connected && q_value > value + 1 {
-                            let mut q_cells = cells.to_vec();
-                            q_cells[i] = u8::try_from(to).expect("a cell is below 25");
-                            return Some(PatternDamage::TooHigh {
-                                rank: q,
-                                cells: q_cells,
-                                value: q_value,
-                                neighbour: p,
-                                neighbour_value: value,
-                            });
-                        }
-                        lowest = lowest.min(q_value);
-                    }
-                }
-                for &c in cells {
-                    board[c as usize] = 0;
-                }
-                if code > 0 && lowest >= value {
-                    return Some(PatternDamage::Unreached {
-                        rank: p,
-                        cells: cells.to_vec(),
-                        value,
+    let tiles = space.tiles();
+    // One placement against its neighbours; `board` holds the pattern tiles in place, 0
+    // elsewhere (the block walk keeps it).
+    let check_placement = |p: u32, cells: &[u8], board: &[u8; 32], occupied: u32| {
+        let free = geometry.all & !occupied;
+        let md: u32 = (0..k)
+            .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+            .sum();
+        let code = u32::from(db.code(p));
+        let value = md + 2 * code;
+        let connected =
+            geometry.flood(free & free.wrapping_neg(), free) == free && !(few_free && code == 0);
+        let mut lowest = u32::MAX;
+        for i in 0..k {
+            let from = cells[i] as usize;
+            let mut targets = geometry.around[from] & free;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let q = p.wrapping_add(delta.delta(board, tiles[i], from, to));
+                let q_value = md - u32::from(manhattan[i][from])
+                    + u32::from(manhattan[i][to])
+                    + 2 * u32::from(db.code(q));
+                if connected && q_value > value + 1 {
+                    let mut q_cells = cells.to_vec();
+                    q_cells[i] = u8::try_from(to).expect("a cell is below 25");
+                    return ControlFlow::Break(PatternDamage::TooHigh {
+                        rank: q,
+                        cells: q_cells,
+                        value: q_value,
+                        neighbour: p,
+                        neighbour_value: value,
                     });
                 }
+                lowest = lowest.min(q_value);
             }
-            None
+        }
+        if code > 0 && lowest >= value {
+            return ControlFlow::Break(PatternDamage::Unreached {
+                rank: p,
+                cells: cells.to_vec(),
+                value,
+            });
+        }
+        ControlFlow::Continue(())
+    };
+    let blocks = space.blocks();
+    let per_task = blocks_per_task(space);
+    (0..blocks.div_ceil(per_task))
+        .into_par_iter()
+        .find_map_first(|task| {
+            let first = task * per_task;
+            (first..first.saturating_add(per_task).min(blocks))
+                .find_map(|block| space.visit_block(block, &check_placement).break_value())
         })
 }

@@ -14,16 +14,25 @@
 //! 8 of 16 cells that is 4 x 519 MB, for 6 of 25 cells (19 free cells, 32-bit masks)
 //! 13 x 127.5 MB.
 //!
-//! Parallel with rayon over ranges of placements. Writes go to any placement through atomic
+//! A layer is one pass over the placements in rank order, a block at a time
+//! (`PatternSpace::visit_block`: the placements sharing all tiles but the last two, so no
+//! placement is unranked): a block whose frontier words are all zero is skipped by a few word
+//! loads, and a successor's rank is the placement's plus the moved tile's rank change
+//! (`RankDelta`: one place value for a horizontal move, `width - 1` table reads for a
+//! vertical one), not ranked from scratch. The masks are packed into 64-bit words.
+//!
+//! Parallel with rayon over ranges of blocks. Writes go to any placement through atomic
 //! `fetch_or`: set union does not depend on the order, and the thread that turns a visited
 //! mask from zero to non-zero writes the layer number, which every thread would write the same,
-//! so the output is identical for any number of threads.
+//! so the output is identical for any number of threads. Each task reads and then clears only
+//! its own range of the frontier, which no thread writes during the layer.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::delta::RankDelta;
 use super::space::{count_cells, PatternSpace};
 use crate::state::State;
 
@@ -51,50 +60,80 @@ pub fn no_progress(_: Progress) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
 
-/// One mask per placement, as narrow as the board's free cells allow.
-trait Masks: Sync + Send + Sized {
-    fn zeroed(len: usize) -> Self;
-    fn get(&self, i: usize) -> u32;
-    /// ORs `bits` in and returns the old mask.
-    fn or(&self, i: usize, bits: u32) -> u32;
-    /// Returns the mask and clears it.
-    fn take(&self, i: usize) -> u32;
+/// One mask of `BITS` bits per placement (as narrow as the board's free cells allow), packed
+/// `64 / BITS` to an atomic word. Why words: each layer scans the whole frontier array, and
+/// a word of zeros (8 placements of an 8-tile 4x4 pattern) is one load; a `fetch_or` on a
+/// word is the same one instruction as on a byte.
+struct Masks<const BITS: u32> {
+    words: Vec<AtomicU64>,
 }
 
-macro_rules! masks {
-    ($atomic:ty, $int:ty) => {
-        impl Masks for Vec<$atomic> {
-            fn zeroed(len: usize) -> Self {
-                (0..len)
-                    .into_par_iter()
-                    .map(|_| <$atomic>::new(0))
-                    .collect()
-            }
-            #[inline]
-            fn get(&self, i: usize) -> u32 {
-                self[i].load(Relaxed) as u32
-            }
-            #[inline]
-            // The generator picks the narrowest type that holds every mask it will store, and
-            // this runs for every move it tries: no check.
-            #[allow(clippy::cast_possible_truncation)]
-            fn or(&self, i: usize, bits: u32) -> u32 {
-                self[i].fetch_or(bits as $int, Relaxed) as u32
-            }
-            #[inline]
-            fn take(&self, i: usize) -> u32 {
-                if self[i].load(Relaxed) == 0 {
-                    0
-                } else {
-                    self[i].swap(0, Relaxed) as u32
-                }
+impl<const BITS: u32> Masks<BITS> {
+    /// Placements per word.
+    const LANES: usize = 64 / BITS as usize;
+    /// One placement's bits.
+    const LANE: u64 = u64::MAX >> (64 - BITS);
+
+    fn zeroed(len: usize) -> Self {
+        Masks {
+            words: huge_vec(len.div_ceil(Self::LANES), || AtomicU64::new(0)),
+        }
+    }
+
+    /// Where placement `i`'s lane is: its word and the lane's shift.
+    // Below 64: no truncation.
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline(always)]
+    fn lane(i: usize) -> (usize, u32) {
+        (i / Self::LANES, (i % Self::LANES) as u32 * BITS)
+    }
+
+    // A lane is at most 32 bits: no truncation.
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline(always)]
+    fn get(&self, i: usize) -> u32 {
+        let (word, shift) = Self::lane(i);
+        (self.words[word].load(Relaxed) >> shift & Self::LANE) as u32
+    }
+
+    /// ORs `bits` into placement `i`'s mask and returns the old mask.
+    // A lane is at most 32 bits: no truncation.
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline(always)]
+    fn or(&self, i: usize, bits: u32) -> u32 {
+        let (word, shift) = Self::lane(i);
+        (self.words[word].fetch_or(u64::from(bits) << shift, Relaxed) >> shift & Self::LANE) as u32
+    }
+
+    /// Whether any placement of `start..end` has a bit set (a word-aligned superset of the
+    /// range is read).
+    #[inline(always)]
+    fn any(&self, start: usize, end: usize) -> bool {
+        self.words[start / Self::LANES..end.div_ceil(Self::LANES)]
+            .iter()
+            .any(|w| w.load(Relaxed) != 0)
+    }
+
+    /// Clears the placements `start..end`, `start` a multiple of [`Self::LANES`] and `end` one
+    /// too or the array's end: whole words, so only the caller's own placements.
+    fn clear(&self, start: usize, end: usize) {
+        debug_assert_eq!(start % Self::LANES, 0);
+        for w in &self.words[start / Self::LANES..end.div_ceil(Self::LANES)] {
+            if w.load(Relaxed) != 0 {
+                w.store(0, Relaxed);
             }
         }
-    };
+    }
 }
-masks!(AtomicU8, u8);
-masks!(AtomicU16, u16);
-masks!(AtomicU32, u32);
+
+/// `len` values made by `make`, in memory the kernel is asked to back with huge pages
+/// ([`crate::store::os::advise_huge_pages`]) before it is first written, in parallel.
+fn huge_vec<T: Send>(len: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    crate::store::os::advise_huge_pages(v.spare_capacity_mut());
+    v.par_extend((0..len).into_par_iter().map(|_| make()));
+    v
+}
 
 /// The board's cell masks, for flood fills (also the deep check's).
 pub(crate) struct Geometry {
@@ -157,6 +196,10 @@ impl Geometry {
 /// The bits of `cells` (a subset of `free`) renumbered by position among `free`'s cells.
 #[inline]
 fn extract(cells: u32, free: u32) -> u32 {
+    if cells == free {
+        // The usual case: the free cells are connected, one region holds them all.
+        return (1 << count_cells(free)) - 1;
+    }
     let mut out = 0;
     let mut rest = cells;
     while rest != 0 {
@@ -170,6 +213,9 @@ fn extract(cells: u32, free: u32) -> u32 {
 /// The inverse of [`extract`]: bit `i` of `bits` becomes the `i`-th cell of `free`.
 #[inline]
 fn deposit(bits: u32, free: u32) -> u32 {
+    if bits == (1 << count_cells(free)) - 1 {
+        return free;
+    }
     let mut out = 0;
     let mut f = free;
     let mut i = 0;
@@ -208,11 +254,11 @@ pub fn codes(
     assert_eq!(space.board(), goal.board(), "the goal is on another board");
     let free = space.board().cells() - space.tiles().len();
     if free <= 8 {
-        run::<Vec<AtomicU8>>(space, goal, progress)
+        run::<8>(space, goal, progress)
     } else if free <= 16 {
-        run::<Vec<AtomicU16>>(space, goal, progress)
+        run::<16>(space, goal, progress)
     } else {
-        run::<Vec<AtomicU32>>(space, goal, progress)
+        run::<32>(space, goal, progress)
     }
 }
 
@@ -241,10 +287,33 @@ pub(crate) fn manhattan(space: &PatternSpace, goal: &State) -> Vec<[u8; 32]> {
         })
         .collect()
 }
-/// Placements per parallel task.
-const CHUNK: usize = 1 << 14;
+/// One pattern move out of a placement's region: the successor's rank, its visited mask as
+/// read before the moves are made, which tile moved (its index in the pattern), from and to
+/// which cell.
+#[derive(Clone, Copy, Default)]
+struct Step {
+    q: u32,
+    seen: u32,
+    tile: u8,
+    from: u8,
+    to: u8,
+}
 
-fn run<M: Masks>(
+/// The most moves out of one region: four per pattern tile, and a pattern leaves at least
+/// two of at most 25 cells free.
+const MAX_MOVES: usize = 4 * 23;
+
+/// Placements per parallel task, about (whole blocks of [`PatternSpace::block_len`]).
+const CHUNK: u32 = 1 << 14;
+
+/// Blocks per parallel task: about [`CHUNK`] placements, and a multiple of 8 blocks so that
+/// every task starts on a word of any [`Masks`] (8, 4 or 2 placements a word) and owns its
+/// frontier words alone.
+pub(crate) fn blocks_per_task(space: &PatternSpace) -> u32 {
+    (CHUNK / space.block_len()).next_multiple_of(8).max(8)
+}
+
+fn run<const BITS: u32>(
     space: &PatternSpace,
     goal: &State,
     progress: ProgressHook<'_>,
@@ -253,16 +322,18 @@ fn run<M: Masks>(
     let manhattan = manhattan(space, goal);
     let entries = usize::try_from(space.entries()).expect("a database that fits in memory");
     let k = space.tiles().len();
-    let visited = M::zeroed(entries);
-    let mut layer = M::zeroed(entries);
-    let mut next = M::zeroed(entries);
-    let values: Vec<AtomicU8> = (0..entries)
-        .into_par_iter()
-        .map(|_| AtomicU8::new(UNREACHED))
-        .collect();
+    let tiles = space.tiles();
+    let visited = Masks::<BITS>::zeroed(entries);
+    let mut layer = Masks::<BITS>::zeroed(entries);
+    let mut next = Masks::<BITS>::zeroed(entries);
+    let values: Vec<AtomicU8> = huge_vec(entries, || AtomicU8::new(UNREACHED));
+    // A successor's rank is the placement's plus the moved tile's rank change.
+    let n = space.board().cells();
+    let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
+    let delta = RankDelta::new(n, &[tiles.to_vec()], &identity, &identity);
 
     let mut home = [0u8; 32];
-    for (i, &tile) in space.tiles().iter().enumerate() {
+    for (i, &tile) in tiles.iter().enumerate() {
         home[i] = goal
             .cells()
             .iter()
@@ -279,42 +350,79 @@ fn run<M: Masks>(
     values[start].store(0, Relaxed);
     let mut reached = 1u64;
     let mut depth = 0u32;
+    let block_len = space.block_len();
+    let blocks = space.blocks();
+    let per_task = blocks_per_task(space);
     loop {
         let found = AtomicU64::new(0);
+        let pushed = AtomicBool::new(false);
         let value = depth + 1;
-        (0..entries.div_ceil(CHUNK))
+        (0..blocks.div_ceil(per_task))
             .into_par_iter()
-            .for_each(|chunk| {
-                let mut cells = [0u8; 32];
+            .for_each(|task| {
                 let mut new = 0u64;
-                for p in chunk * CHUNK..((chunk + 1) * CHUNK).min(entries) {
-                    let bits = layer.take(p);
-                    if bits == 0 {
+                let mut any_pushed = false;
+                let mut moves = [Step::default(); MAX_MOVES];
+                let first = task * per_task;
+                let last = first.saturating_add(per_task).min(blocks);
+                for block in first..last {
+                    let from_rank = block as usize * block_len as usize;
+                    if !layer.any(from_rank, from_rank + block_len as usize) {
                         continue;
                     }
-                    // p < entries, a u32 count; this is the generator's inner loop.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let rank = p as u32;
-                    space.unrank(rank, &mut cells);
-                    let occupied = cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-                    let free = geometry.all & !occupied;
-                    let mut pending = deposit(bits, free);
-                    while pending != 0 {
-                        let region = geometry.flood(pending & pending.wrapping_neg(), free);
-                        pending &= !region;
-                        for i in 0..k {
-                            let from = cells[i];
-                            let mut targets = geometry.around[from as usize] & region;
-                            while targets != 0 {
-                                let to = targets.trailing_zeros();
-                                targets &= targets - 1;
-                                // `to` is a cell (a trailing zero count of a 25-bit mask).
-                                #[allow(clippy::cast_possible_truncation)]
-                                let to_cell = to as u8;
-                                let q = space.rank_with(&cells[..k], i, to_cell) as usize;
+                    let _ = space.visit_block(block, |rank, cells, board, occupied| {
+                        let bits = layer.get(rank as usize);
+                        if bits == 0 {
+                            return ControlFlow::<()>::Continue(());
+                        }
+                        let md: u32 = (0..k)
+                            .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+                            .sum();
+                        let free = geometry.all & !occupied;
+                        let mut pending = deposit(bits, free);
+                        while pending != 0 {
+                            let region = geometry.flood(pending & pending.wrapping_neg(), free);
+                            pending &= !region;
+                            // Every move into the region first, then their visited masks in
+                            // one run of independent loads (the far ones miss the caches and
+                            // overlap instead of waiting one by one), then the moves. A mask
+                            // read early is a subset of the mask now (bits are only set), so
+                            // it skips nothing that the `fetch_or` below would not.
+                            let mut count = 0;
+                            for i in 0..k {
+                                let from = u32::from(cells[i]);
+                                let mut targets = geometry.around[from as usize] & region;
+                                while targets != 0 {
+                                    let to = targets.trailing_zeros();
+                                    targets &= targets - 1;
+                                    let q = rank.wrapping_add(delta.delta(
+                                        board,
+                                        tiles[i],
+                                        from as usize,
+                                        to as usize,
+                                    ));
+                                    // Cells below 25, tiles below 24: no truncation.
+                                    #[allow(clippy::cast_possible_truncation)]
+                                    let step = Step {
+                                        q,
+                                        seen: 0,
+                                        tile: i as u8,
+                                        from: from as u8,
+                                        to: to as u8,
+                                    };
+                                    moves[count] = step;
+                                    count += 1;
+                                }
+                            }
+                            for m in &mut moves[..count] {
+                                m.seen = visited.get(m.q as usize);
+                            }
+                            for m in &moves[..count] {
+                                let (q, tile) = (m.q as usize, usize::from(m.tile));
+                                let (from, to) = (u32::from(m.from), u32::from(m.to));
                                 let after = (free & !(1 << to)) | 1 << from;
                                 let blank_bit = 1 << count_cells(after & ((1u32 << from) - 1));
-                                if visited.get(q) & blank_bit != 0 {
+                                if m.seen & blank_bit != 0 {
                                     continue;
                                 }
                                 let reach = extract(geometry.flood(1 << from, after), after);
@@ -323,17 +431,10 @@ fn run<M: Masks>(
                                     continue;
                                 }
                                 next.or(q, reach);
+                                any_pushed = true;
                                 if old == 0 {
-                                    let md: u32 = (0..k)
-                                        .map(|j| {
-                                            let c = if j == i {
-                                                to as usize
-                                            } else {
-                                                cells[j] as usize
-                                            };
-                                            u32::from(manhattan[j][c])
-                                        })
-                                        .sum();
+                                    let md = md - u32::from(manhattan[tile][from as usize])
+                                        + u32::from(manhattan[tile][to as usize]);
                                     let code = (value - md) / 2;
                                     // Capped below UNREACHED, so it fits a u8.
                                     #[allow(clippy::cast_possible_truncation)]
@@ -343,15 +444,21 @@ fn run<M: Masks>(
                                 }
                             }
                         }
-                    }
+                        ControlFlow::Continue(())
+                    });
                 }
+                // This task's frontier words are its own (`blocks_per_task`): cleared here,
+                // the array is the next layer's empty `next`.
+                layer.clear(
+                    first as usize * block_len as usize,
+                    last as usize * block_len as usize,
+                );
                 found.fetch_add(new, Relaxed);
+                if any_pushed {
+                    pushed.store(true, Relaxed);
+                }
             });
-        let found = found.into_inner();
-        let any_next = (0..entries.div_ceil(CHUNK))
-            .into_par_iter()
-            .any(|c| (c * CHUNK..((c + 1) * CHUNK).min(entries)).any(|p| next.get(p) != 0));
-        reached += found;
+        reached += found.into_inner();
         depth += 1;
         std::mem::swap(&mut layer, &mut next);
         let report = Progress {
@@ -362,7 +469,7 @@ fn run<M: Masks>(
         if progress(report).is_break() {
             return Err(Cancelled);
         }
-        if !any_next {
+        if !pushed.into_inner() {
             break;
         }
     }
@@ -387,6 +494,13 @@ mod tests {
         let free = 0b1011_0110_1101u32;
         for bits in 0..(1u32 << free.count_ones()) {
             let cells = deposit(bits, free);
+            // Bit `i` of `bits` is the `i`-th cell of `free`, counted plainly.
+            let plain = (0..32u32)
+                .filter(|&c| free >> c & 1 == 1)
+                .enumerate()
+                .filter(|&(i, _)| bits >> i & 1 == 1)
+                .fold(0u32, |m, (_, c)| m | 1 << c);
+            assert_eq!(cells, plain);
             assert_eq!(cells & !free, 0);
             assert_eq!(extract(cells, free), bits);
         }

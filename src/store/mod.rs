@@ -14,7 +14,7 @@ pub mod file;
 pub mod format;
 pub mod histogram;
 mod mismatch;
-mod os;
+pub(crate) mod os;
 
 pub use file::{StoredBytes, StoredFileError};
 pub use format::{FormatError, Header};
