@@ -24,12 +24,20 @@
 //! `NPUZZLE_REGIONS=DIR` lets the dual lookups read the databases of the patterns' other blank
 //! regions (`npuzzle::pattern::region_goals`), opened from `DIR` or built and saved there on
 //! first use (on 4x4, one 7-tile database of 28.8 MB; on 5x5, one 6-tile database of 63.8 MB).
+//! `NPUZZLE_RESIDENT=1` copies the databases into the process's memory on huge pages before
+//! searching (`PatternDatabase::resident`; the copy's time is printed and counted in the
+//! opening); `NPUZZLE_THREADS=N` solves N instances at a time (one thread each) and prints the
+//! set's wall time as well as the sum of the instances' search times. Each instance's CPU time
+//! (its thread's, from `/proc/thread-self/schedstat` where Linux has it, else `-`) is printed
+//! beside its wall time: on a shared machine the figure to compare.
 
 use std::time::Instant;
 
 use npuzzle::answer::{DataDir, Oracle};
 use std::ops::ControlFlow;
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::pattern::file::{open_pattern_database, save_pattern_database};
@@ -86,17 +94,23 @@ fn main() {
         .unwrap()
         .expect("databases for this goal");
     let (h, which) = &*found;
-    let h = match std::env::var("NPUZZLE_LOOKUPS") {
-        Ok(names) => PatternHeuristic::with_lookups(
-            &goal,
-            h.databases().to_vec(),
-            names.parse::<Lookups>().unwrap(),
-        )
-        .unwrap(),
-        Err(_) => {
-            PatternHeuristic::with_lookups(&goal, h.databases().to_vec(), h.lookups()).unwrap()
-        }
+    let mut databases = h.databases().to_vec();
+    if std::env::var_os("NPUZZLE_RESIDENT").is_some() {
+        let copying = Instant::now();
+        databases = databases
+            .iter()
+            .map(|db| Arc::new(db.resident().expect("memory for the copy")))
+            .collect();
+        println!(
+            "databases copied into memory in {:.3} s",
+            copying.elapsed().as_secs_f64()
+        );
+    }
+    let lookups = match std::env::var("NPUZZLE_LOOKUPS") {
+        Ok(names) => names.parse::<Lookups>().unwrap(),
+        Err(_) => h.lookups(),
     };
+    let h = PatternHeuristic::with_lookups(&goal, databases, lookups).unwrap();
     let h = match std::env::var_os("NPUZZLE_REGIONS") {
         Some(dir) => {
             let regions = region_databases(&goal, h.databases(), std::path::Path::new(&dir));
@@ -112,9 +126,11 @@ fn main() {
         h.describe(),
         opened.as_secs_f64()
     );
-    println!("id\tlength\toptimal\texpanded\tgenerated\tpublished_nodes\ttime_s\tMnodes_per_s");
-    let (mut nodes, mut generated, mut time) = (0u64, 0u64, 0f64);
-    for r in &rows {
+    println!(
+        "id\tlength\toptimal\texpanded\tgenerated\tpublished_nodes\ttime_s\tcpu_s\tMnodes_per_s"
+    );
+    let solve = |r: &Vec<u64>| {
+        let cpu = thread_cpu();
         let tiles: Vec<u8> = r[1..=n].iter().map(|&t| t as u8).collect();
         let start = State::from_tiles(board, &tiles).unwrap();
         let result = if std::env::var("NPUZZLE_SEARCH").as_deref() == Ok("dual") {
@@ -127,26 +143,67 @@ fn main() {
         };
         let length = result.solution().expect("solved").len() as u64;
         assert_eq!(length, r[n + 1], "instance {}", r[0]);
-        let t = result.elapsed.as_secs_f64();
+        let cpu = thread_cpu().zip(cpu).map(|(end, start)| end - start);
+        let wall = result.elapsed.as_secs_f64();
+        (length, result.expanded, result.generated, wall, cpu)
+    };
+    let threads: usize = std::env::var("NPUZZLE_THREADS").map_or(1, |t| t.parse().unwrap());
+    let searching = Instant::now();
+    let solved: Vec<(u64, u64, u64, f64, Option<f64>)> = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                // Hardest first (by the published counts), so that no long one starts last.
+                let mut solved: Vec<(usize, _)> = (0..rows.len())
+                    .into_par_iter()
+                    .rev()
+                    .with_max_len(1)
+                    .map(|i| (i, solve(&rows[i])))
+                    .collect();
+                solved.sort_by_key(|s| s.0);
+                solved.into_iter().map(|s| s.1).collect()
+            })
+    } else {
+        rows.iter().map(solve).collect()
+    };
+    let wall = searching.elapsed().as_secs_f64();
+    let (mut nodes, mut generated, mut time, mut cpu_time) = (0u64, 0u64, 0f64, Some(0f64));
+    for (r, &(length, expanded, created, t, cpu)) in rows.iter().zip(&solved) {
         println!(
-            "{}\t{length}\t{}\t{}\t{}\t{}\t{t:.3}\t{:.1}",
+            "{}\t{length}\t{}\t{}\t{}\t{}\t{t:.4}\t{}\t{:.1}",
             r[0],
             r[n + 1],
-            result.expanded,
-            result.generated,
+            expanded,
+            created,
             r.get(n + 3).map_or("-".to_string(), u64::to_string),
-            result.expanded as f64 / t / 1e6
+            cpu.map_or("-".to_string(), |c| format!("{c:.4}")),
+            expanded as f64 / t / 1e6
         );
-        nodes += result.expanded;
-        generated += result.generated;
+        nodes += expanded;
+        generated += created;
         time += t;
+        cpu_time = cpu_time.zip(cpu).map(|(a, b)| a + b);
     }
     println!(
-        "total: {} instances, {nodes} expanded, {generated} generated, search {time:.2} s, with opening {:.2} s, {:.1} M nodes/s",
+        "total: {} instances, {nodes} expanded, {generated} generated, search {time:.3} s (CPU {}), with opening {:.2} s, {:.1} M nodes/s",
         rows.len(),
+        cpu_time.map_or("-".to_string(), |c| format!("{c:.3} s")),
         time + opened.as_secs_f64(),
         nodes as f64 / time / 1e6
     );
+    if threads > 1 {
+        println!("set: {threads} instances at a time, wall {wall:.3} s for the searches");
+    }
+}
+
+/// The CPU time of the calling thread so far, in seconds: the first field of
+/// `/proc/thread-self/schedstat` (nanoseconds on a processor); `None` where there is none.
+fn thread_cpu() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
 }
 
 /// The databases of the other blank regions of `databases`' patterns, opened from `dir` or

@@ -40,6 +40,7 @@
 use std::sync::Arc;
 
 use super::pattern::PatternHeuristicError;
+use crate::board::MAX_CELLS;
 use crate::pattern::delta::NO_PATTERN;
 use crate::pattern::PatternDatabase;
 use crate::state::State;
@@ -158,36 +159,54 @@ impl Bounds {
     }
 
     /// The lower bound of the position where label `l` lies in cell `pos[l]`, with label
-    /// `blank` as the blank, to the identity: per pattern its database value (the database
-    /// of `blank`'s region), or its labels' Manhattan distances where none applies (module
-    /// docs).
+    /// `blank` as the blank, to the identity: per pattern its [`term`](Self::term).
     #[inline]
     pub(crate) fn bound(&self, pos: &[u8; 32], blank: usize) -> u32 {
-        let blank = blank & 31;
         let mut sum = 0u32;
         for (p, labels) in self.labels.iter().enumerate() {
-            let db = &self.tables[p];
-            let mut placement = [0u8; 16];
-            let mut md = 0u32;
-            for (i, &l) in labels.iter().enumerate() {
-                let cell = pos[l as usize & 31];
-                placement[i & 15] = cell;
-                md += u32::from(db.tile_manhattan(i, cell));
+            let mut placement = [0u8; MAX_CELLS];
+            for (slot, &l) in placement.iter_mut().zip(labels) {
+                *slot = pos[l as usize & 31];
             }
-            if usize::from(self.pattern[blank]) == p {
-                let i = self.index[blank] as usize;
-                sum += md - u32::from(db.tile_manhattan(i, pos[blank]));
-                continue;
-            }
-            let from = self.source[p][blank];
-            if from == MANHATTAN {
-                sum += md;
-            } else {
-                let table = &self.tables[from as usize];
-                let rank = table.space().rank(&placement[..labels.len()]);
-                sum += md + 2 * u32::from(table.code(rank));
-            }
+            sum += self.term(p, &placement[..labels.len()], blank);
         }
         sum
+    }
+
+    /// Pattern `p`'s part of [`bound`](Self::bound), its label `i` (in the order of
+    /// [`labels`](Self::labels)) lying in cell `placement[i]`, with label `blank` as the
+    /// blank: its database value (the database of `blank`'s region), or its labels' Manhattan
+    /// distances where none applies, less the blank's own where `p` holds it (module docs).
+    /// A move of the real position changes the placements of at most two patterns of its
+    /// dual, and only those patterns' terms (`heuristic/pattern.rs` carries the others).
+    #[inline]
+    pub(crate) fn term(&self, p: usize, placement: &[u8], blank: usize) -> u32 {
+        let blank = blank & 31;
+        let db = &self.tables[p];
+        let mut md = 0u32;
+        for (i, &cell) in placement.iter().enumerate() {
+            md += u32::from(db.tile_manhattan(i, cell));
+        }
+        if usize::from(self.pattern[blank]) == p {
+            let i = self.index[blank] as usize;
+            return md - u32::from(db.tile_manhattan(i, placement[i]));
+        }
+        match self.source[p][blank] {
+            MANHATTAN => md,
+            from => {
+                let table = &self.tables[from as usize];
+                md + 2 * u32::from(table.code(table.space().rank(placement)))
+            }
+        }
+    }
+
+    /// `labels()[p]`: pattern `p`'s labels (goal cells), in the order of its database's tiles.
+    pub(crate) fn labels(&self) -> &[Vec<u8>] {
+        &self.labels
+    }
+
+    /// The pattern holding `label`, or [`NO_PATTERN`].
+    pub(crate) fn pattern_of(&self, label: usize) -> u8 {
+        self.pattern[label & 31]
     }
 }

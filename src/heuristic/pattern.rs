@@ -5,7 +5,14 @@
 //! The per-node state ([`PatternNode`]) keeps each pattern's rank and value, plain and
 //! reflected, so a move updates the rank of the moved tile's pattern by a few additions
 //! ([`RankDelta`]) and reads one database entry, and for the reflected position the same for
-//! the pattern of the moved tile's mirror (a second read).
+//! the pattern of the moved tile's mirror (a second read). It also keeps each pattern's term
+//! of the dual lookups: a move changes the dual position at two labels, so only the (at most
+//! two) patterns holding them are ranked and read again, and the pattern holding the dual's
+//! blank label is read not at all (`dual.rs`).
+//!
+//! In IDA* the lookups are evaluated lazily ([`Heuristic::step_within`]): a child is cut at
+//! the first lookup that puts it beyond the bound, and the entries a node's children may
+//! need are prefetched before any is read ([`Heuristic::prefetch_within`]).
 
 use std::sync::Arc;
 
@@ -74,6 +81,57 @@ struct Lookup {
     relabel: [u8; 32],
     /// How a move changes the rank of the moved tile's pattern, in this numbering.
     delta: RankDelta,
+}
+
+/// How one dual lookup (of the position, or of the position reflected) reads its patterns'
+/// placements off the state's cells. A move changes the contents of two cells, so the dual
+/// position changes at two labels: only the patterns holding them (at most two) are ranked
+/// and read again, and the node carries every pattern's term (`dual.rs`, `Bounds::term`).
+#[derive(Clone, Debug)]
+struct DualSide {
+    /// `read[p][i]`: the state's cell whose tile says where pattern `p`'s label `i` lies.
+    read: [[u8; MAX_CELLS]; MAX_PATTERNS],
+    /// `len[p]`: pattern `p`'s labels.
+    len: [u8; MAX_PATTERNS],
+    /// `place[tile]`: where the label read off a cell holding `tile` lies in the dual
+    /// position: the tile's goal cell, reflected on the reflected side.
+    place: [u8; 32],
+    /// `label[cell]`: the label that plays the blank when the state's blank is in `cell`.
+    label: [u8; 32],
+    /// `touched[cell]`: the pattern holding the label read off `cell` (whose placement a move
+    /// into or out of `cell` changes), or [`NO_PATTERN`].
+    touched: [u8; 32],
+}
+
+impl DualSide {
+    /// The side read through the cell map `sigma` (the identity for the dual lookup, the
+    /// reflection for the dual-reflected one), for the patterns of `bounds`.
+    fn new(bounds: &Bounds, sigma: &[u8; 32]) -> DualSide {
+        let mut side = DualSide {
+            read: [[0; MAX_CELLS]; MAX_PATTERNS],
+            len: [0; MAX_PATTERNS],
+            place: [0; 32],
+            label: [0; 32],
+            touched: [NO_PATTERN; 32],
+        };
+        for (p, labels) in bounds.labels().iter().enumerate() {
+            side.len[p] = u8::try_from(labels.len()).expect("at most 25 labels");
+            for (i, &l) in labels.iter().enumerate() {
+                side.read[p][i] = sigma[l as usize];
+            }
+        }
+        let slots = side
+            .place
+            .iter_mut()
+            .zip(&mut side.label)
+            .zip(&mut side.touched);
+        for (i, ((place, label), touched)) in slots.enumerate() {
+            *place = sigma[bounds.home[i] as usize & 31];
+            *label = sigma[i];
+            *touched = bounds.pattern_of(sigma[i] as usize);
+        }
+        side
+    }
 }
 
 /// Which lookups of the databases a [`PatternHeuristic`] takes the maximum of.
@@ -210,6 +268,9 @@ pub struct PatternHeuristic {
     used: Lookups,
     /// What the dual lookups (and any lookup with another label as the blank) need.
     bounds: Bounds,
+    /// The dual lookup's reading of the state, then the dual-reflected one's if the goal has
+    /// a reflection.
+    duals: Vec<DualSide>,
     /// `manhattan[tile][cell]`: the tile's Manhattan distance from `cell` to its goal cell
     /// (the same for the reflected lookup: the reflection keeps distances and the goal).
     manhattan: [[u8; 32]; 32],
@@ -226,12 +287,15 @@ impl std::fmt::Debug for PatternHeuristic {
 
 /// What [`PatternHeuristic`] keeps per node: each pattern's rank and stored code, plain and
 /// reflected, and the two sums of values (Manhattan distance of the pattern tiles plus twice
-/// the codes).
+/// the codes); each pattern's term of the dual lookups used (dual, dual-reflected); and the
+/// parity of the distance (that of the tiles' Manhattan distances; every move flips it).
 #[derive(Clone, Copy, Debug)]
 pub struct PatternNode {
     rank: [[u32; MAX_PATTERNS]; 2],
     code: [[u8; MAX_PATTERNS]; 2],
     sum: [u16; 2],
+    dual: [[u8; MAX_PATTERNS]; 2],
+    parity: u8,
 }
 
 impl PatternHeuristic {
@@ -317,12 +381,17 @@ impl PatternHeuristic {
             ..lookups
         };
         let bounds = Bounds::new(goal, &databases, &[], reflection)?;
+        let duals = std::iter::once(identity)
+            .chain(reflection)
+            .map(|sigma| DualSide::new(&bounds, &sigma))
+            .collect();
         Ok(PatternHeuristic {
             goal: *goal,
             databases,
             lookups: views,
             used,
             bounds,
+            duals,
             manhattan,
         })
     }
@@ -455,44 +524,67 @@ impl PatternHeuristic {
         &self.bounds.home
     }
 
-    /// The larger of the dual lookups asked for (0 if none) of the state `cells` whose blank
-    /// is in cell `blank`.
-    #[inline]
-    fn dual_estimate(&self, cells: &[u8], blank: usize) -> u32 {
-        if !self.used.any_dual() {
-            return 0;
+    /// Pattern `p`'s term of dual lookup `side` (0 dual, 1 dual-reflected) of the state
+    /// `cells` whose blank is in cell `blank`, at most 255 (a lower term is still a bound).
+    #[inline(always)]
+    fn dual_term(&self, side: usize, p: usize, cells: &[u8], blank: usize) -> u8 {
+        let s = &self.duals[side];
+        let k = s.len[p] as usize;
+        let mut placement = [0u8; MAX_CELLS];
+        for (slot, &cell) in placement.iter_mut().zip(&s.read[p][..k]) {
+            *slot = s.place[cells[cell as usize] as usize & 31];
         }
-        // The dual position: label `l` lies where the state's cell `l` holds the tile whose
-        // goal cell that is, so its cell is the goal cell of the tile in the state's cell `l`.
-        let mut pos = [0u8; 32];
-        // The parity of the distance: that of the tiles' Manhattan distances, as every move
-        // changes it by one.
-        let mut parity = 0u32;
-        for (l, &tile) in cells.iter().enumerate() {
-            pos[l & 31] = self.bounds.home[tile as usize & 31];
-            if tile != 0 {
-                parity ^= u32::from(self.manhattan[tile as usize & 31][l & 31]);
+        let term = self
+            .bounds
+            .term(p, &placement[..k], s.label[blank & 31] as usize);
+        u8::try_from(term).unwrap_or(u8::MAX)
+    }
+
+    /// Dual lookup `side` of `node` after a move between cells `from` and `to` (the blank now
+    /// in `from`, `cells` after the move): the terms of the patterns whose placement changed
+    /// are recomputed, and the lookup's sum returned.
+    #[inline(always)]
+    fn dual_step(
+        &self,
+        node: &mut PatternNode,
+        side: usize,
+        cells: &[u8],
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        let s = &self.duals[side];
+        let (a, b) = (s.touched[from & 31], s.touched[to & 31]);
+        if a != NO_PATTERN {
+            node.dual[side][a as usize & 3] = self.dual_term(side, a as usize, cells, from);
+        }
+        if b != NO_PATTERN && b != a {
+            node.dual[side][b as usize & 3] = self.dual_term(side, b as usize, cells, from);
+        }
+        node.dual[side].iter().map(|&v| u32::from(v)).sum()
+    }
+
+    /// `h` raised by one where it has the other parity than the distance: the dual sums leave
+    /// labels out (the real blank's among them), so they may.
+    #[inline(always)]
+    fn with_parity(h: u32, parity: u8) -> u32 {
+        h + ((h ^ u32::from(parity)) & 1)
+    }
+
+    /// Each carried sum of `node` after `tile` moved (its Manhattan distance changing by
+    /// `manhattan`), less the moved pattern's new code: a lower bound known without a read,
+    /// since codes are at least 0.
+    #[inline(always)]
+    fn floor(&self, node: &PatternNode, tile: u8, manhattan: u16) -> [u16; 2] {
+        let mut floor = node.sum;
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            let p = lookup.delta.pattern(tile);
+            if p != NO_PATTERN {
+                floor[side] = floor[side]
+                    .wrapping_add(manhattan)
+                    .wrapping_sub(2 * u16::from(node.code[side][p as usize & 3]));
             }
         }
-        let parity = parity & 1;
-        let mut h = 0;
-        if self.used.dual {
-            h = self.bound(&pos, blank);
-        }
-        if self.used.dual_reflected {
-            let sigma = self
-                .bounds
-                .sigma
-                .as_ref()
-                .expect("used only with a reflection");
-            let mut reflected = [0u8; 32];
-            for l in 0..cells.len() {
-                reflected[sigma[l] as usize & 31] = sigma[pos[l] as usize & 31];
-            }
-            h = h.max(self.bound(&reflected, sigma[blank & 31] as usize));
-        }
-        // A bound below the distance with the other parity is at least one more.
-        h + ((h ^ parity) & 1)
+        floor
     }
 
     /// The largest of the incrementally carried sums that are used.
@@ -555,6 +647,8 @@ impl Heuristic for PatternHeuristic {
             rank: [[0; MAX_PATTERNS]; 2],
             code: [[0; MAX_PATTERNS]; 2],
             sum: [0; 2],
+            dual: [[0; MAX_PATTERNS]; 2],
+            parity: 0,
         };
         for (side, lookup) in self.lookups.iter().enumerate() {
             // The cell of each tile, as the databases see the position.
@@ -576,7 +670,26 @@ impl Heuristic for PatternHeuristic {
             }
         }
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
-        let h = self.carried(node.sum).max(self.dual_estimate(cells, blank));
+        for (cell, &tile) in cells.iter().enumerate() {
+            if tile != 0 {
+                node.parity ^= self.manhattan[tile as usize & 31][cell & 31] & 1;
+            }
+        }
+        let mut h = self.carried(node.sum);
+        for (side, used) in [self.used.dual, self.used.dual_reflected]
+            .into_iter()
+            .enumerate()
+        {
+            if !used {
+                continue;
+            }
+            let patterns = self.databases.len();
+            for (p, term) in node.dual[side].iter_mut().enumerate().take(patterns) {
+                *term = self.dual_term(side, p, cells, blank);
+            }
+            let sum = node.dual[side].iter().map(|&v| u32::from(v)).sum();
+            h = h.max(Self::with_parity(sum, node.parity));
+        }
         (node, h)
     }
 
@@ -590,21 +703,61 @@ impl Heuristic for PatternHeuristic {
         to: usize,
     ) -> (PatternNode, u32) {
         let mut next = *node;
+        next.parity ^= 1;
         let manhattan = self.manhattan_change(tile, from, to);
         self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
         if self.lookups.len() == 2 {
             self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
         }
-        let h = self.carried(next.sum).max(self.dual_estimate(cells, from));
+        let mut h = self.carried(next.sum);
+        if self.used.dual {
+            let dual = self.dual_step(&mut next, 0, cells, from, to);
+            h = h.max(Self::with_parity(dual, next.parity));
+        }
+        if self.used.dual_reflected {
+            let dual = self.dual_step(&mut next, 1, cells, from, to);
+            h = h.max(Self::with_parity(dual, next.parity));
+        }
         (next, h)
     }
 
-    /// Reads the databases only where the answer can still be within `limit`. Stored codes
-    /// are at least 0, so each sum less the moved pattern's old code is a lower bound on the
-    /// child's sum, known without a read; where it already exceeds `limit` (about half of all
-    /// moves at the search's frontier, those that take a tile away from home), the child is
-    /// cut without touching a table. Otherwise the plain lookup is read, and the reflected one
-    /// only if the plain sum alone does not exceed `limit`.
+    /// Prefetches the entries of the plain and reflected lookups that
+    /// [`step_within`](Heuristic::step_within) will read for this child, unless the floor
+    /// (no read) already puts it beyond `limit`. The dual lookups are not prefetched.
+    #[inline]
+    fn prefetch_within(
+        &self,
+        node: &PatternNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        let manhattan = self.manhattan_change(tile, from, to);
+        if self.carried(self.floor(node, tile, manhattan)) > limit {
+            return;
+        }
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            let p = lookup.delta.pattern(tile);
+            if p != NO_PATTERN {
+                let change = lookup.delta.delta(cells, tile, from, to);
+                let rank = node.rank[side][p as usize & 3].wrapping_add(change);
+                self.databases[p as usize].prefetch(rank);
+            }
+        }
+    }
+
+    /// Reads the databases only where the answer can still be within `limit`, and stops at
+    /// the first lookup that proves the child beyond it. Stored codes are at least 0, so each
+    /// sum less the moved pattern's old code is a lower bound on the child's sum, known
+    /// without a read; where it already exceeds `limit` (about half of all moves at the
+    /// search's frontier, those that take a tile away from home), the child is cut without
+    /// touching a table. Otherwise the plain and reflected lookups are read, the one whose
+    /// sum was larger at the parent first (the likelier to cut the child alone), the second
+    /// only if the first does not exceed `limit`; then the dual lookups, each only if every
+    /// lookup before it is within `limit`. A child within `limit` gets every lookup asked
+    /// for, as [`step`](Heuristic::step) computes them (tests/search_lazy.rs).
     #[inline]
     fn step_within(
         &self,
@@ -616,37 +769,43 @@ impl Heuristic for PatternHeuristic {
         limit: u32,
     ) -> Bounded<PatternNode> {
         let manhattan = self.manhattan_change(tile, from, to);
-        let mut floor = node.sum;
-        for (side, lookup) in self.lookups.iter().enumerate() {
-            let p = lookup.delta.pattern(tile);
-            if p != NO_PATTERN {
-                floor[side] = floor[side]
-                    .wrapping_add(manhattan)
-                    .wrapping_sub(2 * u16::from(node.code[side][p as usize]));
-            }
-        }
+        let floor = self.floor(node, tile, manhattan);
         let at_least = self.carried(floor);
         if at_least > limit {
             return Bounded::Beyond(at_least);
         }
         let mut next = *node;
-        self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
+        next.parity ^= 1;
         if self.lookups.len() == 2 {
-            if self.used.regular && u32::from(next.sum[0]) > limit {
-                let reflected = if self.used.reflected { floor[1] } else { 0 };
-                return Bounded::Beyond(u32::from(next.sum[0].max(reflected)));
+            let used = [self.used.regular, self.used.reflected];
+            let first = usize::from(!used[0] || (used[1] && node.sum[1] > node.sum[0]));
+            let second = 1 - first;
+            self.advance(&mut next, first, cells, (tile, from, to), manhattan);
+            if u32::from(next.sum[first]) > limit {
+                let other = if used[second] { floor[second] } else { 0 };
+                return Bounded::Beyond(u32::from(next.sum[first].max(other)));
             }
-            self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
+            self.advance(&mut next, second, cells, (tile, from, to), manhattan);
+        } else {
+            self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
         }
-        let carried = self.carried(next.sum);
-        if carried > limit || !self.used.any_dual() {
-            return Bounded::Known(next, carried);
+        let mut h = self.carried(next.sum);
+        if h > limit {
+            return Bounded::Beyond(h);
         }
-        // The dual lookups rank from scratch: only for a child the others did not cut.
-        let dual = self.dual_estimate(cells, from);
-        if dual > limit {
-            return Bounded::Beyond(dual);
+        for (side, used) in [self.used.dual, self.used.dual_reflected]
+            .into_iter()
+            .enumerate()
+        {
+            if !used {
+                continue;
+            }
+            let dual = self.dual_step(&mut next, side, cells, from, to);
+            h = h.max(Self::with_parity(dual, next.parity));
+            if h > limit {
+                return Bounded::Beyond(h);
+            }
         }
-        Bounded::Known(next, carried.max(dual))
+        Bounded::Known(next, h)
     }
 }

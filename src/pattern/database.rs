@@ -213,6 +213,22 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
         }
     }
 
+    /// Asks the processor to start loading the code of rank `rank` (a prefetch hint, see
+    /// `store::os`), for a search that will read it soon and has other work meanwhile. Does
+    /// nothing for a rank out of range.
+    #[inline]
+    pub fn prefetch(&self, rank: u32) {
+        let body = &self.data.as_ref()[self.header.len..];
+        let index = if self.header.encoding == ENCODING_NIBBLE {
+            rank >> 1
+        } else {
+            rank
+        };
+        if let Some(byte) = body.get(index as usize) {
+            crate::store::prefetch(byte);
+        }
+    }
+
     /// The Manhattan distance of pattern tile `i` (in [`PatternSpace::tiles`] order) from
     /// `cell` to its goal cell.
     #[inline]
@@ -230,6 +246,21 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
             .map(|(i, &c)| u32::from(self.manhattan[i][c as usize]))
             .sum();
         md + 2 * u32::from(self.code(self.space.rank(cells)))
+    }
+
+    /// The same database with its bytes copied into the process's own memory on huge pages
+    /// where the system gives them ([`StoredBytes::resident_copy`](crate::store::StoredBytes::resident_copy)):
+    /// for long searches over a large database; the bytes are the ones already validated.
+    ///
+    /// # Errors
+    /// The operating system's, when the memory cannot be mapped.
+    pub fn resident(&self) -> std::io::Result<PatternDatabase<crate::store::StoredBytes>> {
+        Ok(PatternDatabase {
+            data: crate::store::StoredBytes::resident_copy(self.data.as_ref())?,
+            header: self.header.clone(),
+            space: self.space.clone(),
+            manhattan: self.manhattan.clone(),
+        })
     }
 
     /// The lower bound for `state` (on the database's board).

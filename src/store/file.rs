@@ -27,6 +27,8 @@ enum Bytes {
     Mapped(Mmap),
     /// Built in memory (the data directory could not be used, or it was asked for).
     Owned(Vec<u8>),
+    /// Copied into anonymous memory on huge pages ([`StoredBytes::resident_copy`]).
+    Resident(Mmap),
 }
 
 impl std::fmt::Debug for StoredBytes {
@@ -35,6 +37,7 @@ impl std::fmt::Debug for StoredBytes {
         let (kind, len) = match &self.0 {
             Bytes::Mapped(map) => ("mapped", map.len()),
             Bytes::Owned(bytes) => ("owned", bytes.len()),
+            Bytes::Resident(copy) => ("resident", copy.len()),
         };
         f.debug_struct("StoredBytes")
             .field("kind", &kind)
@@ -48,6 +51,37 @@ impl StoredBytes {
     pub fn is_mapped(&self) -> bool {
         matches!(self.0, Bytes::Mapped(_))
     }
+
+    /// A copy of `bytes` in the process's own memory, asked (on Linux) to be backed by huge
+    /// pages (`madvise(MADV_HUGEPAGE)`, best effort: a kernel that refuses still gives the
+    /// copy). For a search that reads a large pattern database at random millions of times:
+    /// with 4 KB pages nearly every read of a 260 MB table also misses the TLB, with 2 MB
+    /// pages the whole table needs about 130 entries. The copy costs the time to read the
+    /// bytes once and their size in memory, so it is for long runs (a set of instances), not
+    /// for one question (BENCHMARKS.md, issue 22).
+    ///
+    /// ```
+    /// use npuzzle::store::StoredBytes;
+    /// let copy = StoredBytes::resident_copy(&[1, 2, 3])?;
+    /// assert_eq!(copy.as_ref(), &[1, 2, 3]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The operating system's, when the memory cannot be mapped.
+    pub fn resident_copy(bytes: &[u8]) -> io::Result<StoredBytes> {
+        if bytes.is_empty() {
+            return Ok(StoredBytes(Bytes::Owned(Vec::new())));
+        }
+        let mut copy = memmap2::MmapMut::map_anon(bytes.len())?;
+        #[cfg(target_os = "linux")]
+        {
+            // Best effort: without huge pages the copy is still a correct copy.
+            let _ = copy.advise(memmap2::Advice::HugePage);
+        }
+        copy.copy_from_slice(bytes);
+        Ok(StoredBytes(Bytes::Resident(copy.make_read_only()?)))
+    }
 }
 
 impl From<Vec<u8>> for StoredBytes {
@@ -59,7 +93,7 @@ impl From<Vec<u8>> for StoredBytes {
 impl AsRef<[u8]> for StoredBytes {
     fn as_ref(&self) -> &[u8] {
         match &self.0 {
-            Bytes::Mapped(map) => map,
+            Bytes::Mapped(map) | Bytes::Resident(map) => map,
             Bytes::Owned(bytes) => bytes,
         }
     }
