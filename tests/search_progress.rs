@@ -1,10 +1,14 @@
 //! The search observer (`Limits::observe`): what a long search tells while it runs, which the
 //! command line shows on a terminal.
 
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use npuzzle::heuristic::Manhattan;
-use npuzzle::search::{astar, idastar, Progress};
+use npuzzle::mtm::search::ida_star as mtm_idastar;
+use npuzzle::mtm::walking::WalkingDistance;
+use npuzzle::search::{astar, idastar, parallel_idastar, Limit, Progress};
 use npuzzle::{Heuristic, Limits, State};
 
 /// Korf's instance 3: hundreds of millions of IDA* nodes with Manhattan distance, so every
@@ -41,8 +45,9 @@ fn assert_reports(seen: &[Progress], limit: u64, root_h: u32, what: &str) {
 
 static IDA_SEEN: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
 
-fn watch_idastar(progress: &Progress) {
+fn watch_idastar(progress: &Progress) -> ControlFlow<()> {
     IDA_SEEN.lock().unwrap().push(*progress);
+    ControlFlow::Continue(())
 }
 
 #[test]
@@ -53,7 +58,7 @@ fn idastar_reports_nodes_and_its_iteration_bound_while_it_runs() {
     let result = idastar(
         &start,
         &h,
-        Limits::default().nodes(limit).observe(watch_idastar),
+        Limits::default().nodes(limit).observe(&watch_idastar),
     );
     assert!(result.gave_up().is_some());
     let seen = IDA_SEEN.lock().unwrap();
@@ -64,8 +69,9 @@ fn idastar_reports_nodes_and_its_iteration_bound_while_it_runs() {
 
 static ASTAR_SEEN: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
 
-fn watch_astar(progress: &Progress) {
+fn watch_astar(progress: &Progress) -> ControlFlow<()> {
     ASTAR_SEEN.lock().unwrap().push(*progress);
+    ControlFlow::Continue(())
 }
 
 #[test]
@@ -76,7 +82,7 @@ fn astar_reports_nodes_and_its_smallest_f() {
     let result = astar(
         &start,
         &h,
-        Limits::default().nodes(limit).observe(watch_astar),
+        Limits::default().nodes(limit).observe(&watch_astar),
     );
     assert!(result.gave_up().is_some());
     assert_reports(
@@ -87,13 +93,70 @@ fn astar_reports_nodes_and_its_smallest_f() {
     );
 }
 
-fn silent(_: &Progress) {}
+fn silent(_: &Progress) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
 
 #[test]
 fn limits_are_equal_only_with_the_same_observer() {
     let plain = Limits::default().nodes(10);
     assert_eq!(plain, Limits::default().nodes(10));
-    assert_eq!(plain.observe(silent), plain.observe(silent));
-    assert_ne!(plain, plain.observe(silent));
-    assert_ne!(plain.observe(silent), plain.observe(watch_astar));
+    assert_eq!(plain.observe(&silent), plain.observe(&silent));
+    assert_ne!(plain, plain.observe(&silent));
+    assert_ne!(plain.observe(&silent), plain.observe(&watch_astar));
+}
+
+/// Expansions at which [`stop_after`] asks each search to stop.
+const STOP_AT: u64 = 200_000;
+
+/// The most expansions any search made when its observer asked it to stop.
+static ASKED_AT: AtomicU64 = AtomicU64::new(0);
+
+/// An observer that stops a search once it has expanded [`STOP_AT`] nodes.
+fn stop_after(progress: &Progress) -> ControlFlow<()> {
+    if progress.expanded >= STOP_AT {
+        ASKED_AT.fetch_max(progress.expanded, Ordering::Relaxed);
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
+/// The observer's `Break` stops every search that reports to it, sequential, on several
+/// threads or in the multi-tile metric, which then gives up with `Limit::Stopped` (the search
+/// has no node limit: without the stop, Korf's instance 3 takes hundreds of millions of nodes
+/// with Manhattan distance, and millions under MTM with the walking distance).
+#[test]
+fn an_observer_that_breaks_stops_the_search() {
+    let (start, goal) = korf3();
+    let h = Manhattan::new(&goal);
+    let limits = Limits::default().observe(&stop_after);
+    let runs = [
+        ("idastar", idastar(&start, &h, limits)),
+        ("astar", astar(&start, &h, limits)),
+        (
+            "parallel idastar",
+            parallel_idastar(&start, &h, limits.threads(2)),
+        ),
+        (
+            "parallel idastar, deterministic",
+            parallel_idastar(&start, &h, limits.threads(2).deterministic(true)),
+        ),
+        (
+            "mtm idastar",
+            mtm_idastar(&start, &WalkingDistance::new(&goal), &limits),
+        ),
+    ];
+    for (what, result) in runs {
+        assert_eq!(result.gave_up(), Some(Limit::Stopped), "{what}: {result:?}");
+        // Stopped when asked: each thread reports every 4,096 expansions and stops at its
+        // next report (the margin covers a split's nodes and the other thread's last report).
+        assert!(result.expanded >= STOP_AT, "{what}: {}", result.expanded);
+        assert!(
+            result.expanded < STOP_AT + 4 * 4096 + 100_000,
+            "{what}: {} nodes, asked at {}",
+            result.expanded,
+            ASKED_AT.load(Ordering::Relaxed)
+        );
+    }
 }

@@ -100,6 +100,20 @@ def distances(
     ``metric="mtm"`` counts a slide of several tiles along a row or column as one move (the
     MTM table on boards of at most 12 cells, one row at a time; an MTM search elsewhere).
     """
+    return _distances(
+        _rows_as_uint8(states),
+        goal,
+        board=board,
+        limit=limit,
+        max_nodes=max_nodes,
+        threads=threads,
+        metric=metric,
+    )
+
+
+def _rows_as_uint8(states: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """``states`` as the 2-D uint8 array the native ``_distances`` reads (a copy only where
+    the dtype differs), or TypeError/ValueError saying why not."""
     import numpy as np
 
     array = np.asarray(states)
@@ -113,12 +127,4 @@ def distances(
         if array.size and (array.min() < 0 or array.max() > 255):
             raise ValueError("distances: a value is not a tile number (0 to 255 fit a uint8)")
         array = array.astype(np.uint8)
-    return _distances(
-        array,
-        goal,
-        board=board,
-        limit=limit,
-        max_nodes=max_nodes,
-        threads=threads,
-        metric=metric,
-    )
+    return array

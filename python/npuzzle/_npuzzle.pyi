@@ -15,6 +15,9 @@ import numpy.typing as npt
 _StateLike = Union[str, Sequence[int], Sequence[Sequence[int]]]
 #: A solver's moves: "RRD", "r,r,d", "right right down", ["R", "R", "D"]; None: "no solution".
 _MovesLike = Union[str, Sequence[str], None]
+#: A search's progress callback: called with a dict (`bound`, `expanded`, `rate`, `elapsed`,
+#: `done`, `subtrees`); returning False (exactly) stops the search, any other value goes on.
+_ProgressCallback = Callable[[Dict[str, Any]], object]
 
 __all__ = [
     "Instance",
@@ -54,7 +57,7 @@ class UnsolvableError(NpuzzleError):
     """The start cannot reach the goal, so there is no distance or solution."""
 
 class LimitReached(NpuzzleError):
-    """A search reached its `limit` (seconds) or `max_nodes` before finding the answer."""
+    """A search reached its `limit` (seconds) or `max_nodes`, or was stopped by its `progress` callback, before finding the answer."""
 
 class TableError(NpuzzleError):
     """An exact table could not be opened or built, or is damaged."""
@@ -253,10 +256,12 @@ def distance(
     threads: Optional[int] = None,
     deterministic: bool = False,
     metric: Literal["stm", "mtm"] = "stm",
+    progress: Optional[_ProgressCallback] = None,
 ) -> int:
     """The exact number of moves from `start` to `goal` (default: tiles in order, blank last). An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
     caps it), optimal either way; `deterministic=True` returns the one-thread search's path.
-    `metric="mtm"` counts a slide of several tiles along a row or column as one move."""
+    `metric="mtm"` counts a slide of several tiles along a row or column as one move.
+    `progress`: as for `solve`."""
 
 def solve(
     start: _StateLike,
@@ -269,12 +274,23 @@ def solve(
     deterministic: bool = False,
     metric: Literal["stm", "mtm"] = "stm",
     within: _WithinLike = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> Solution:
     """An optimal solution from `start` to `goal`. An IDA* search runs on `threads` threads (default: every core; `RAYON_NUM_THREADS`
     caps it), optimal either way; `deterministic=True` returns the one-thread search's path.
     `metric="mtm"`: optimal in the multi-tile metric. `within=1.2`: at most 1.2 times the
     optimum (weighted IDA* on 4x4 and 5x5); `within="none"`: the constructive solver, any
-    size. Boards beyond 5x5 (up to 64x64) get the constructive solver's solution."""
+    size. Boards beyond 5x5 (up to 64x64) get the constructive solver's solution.
+
+    A search (no table for the board) runs on a thread of its own with the GIL released; the
+    calling thread wakes every 0.1 s, and Ctrl-C (KeyboardInterrupt) stops the search.
+    `progress`, if given, is then called on the calling thread, with the GIL held, with the
+    search's latest report: a dict of `bound` (the iteration's bound on g + h; no solution is
+    shorter than an earlier one), `expanded` (nodes so far), `rate` (nodes per second),
+    `elapsed` (seconds), and for a search on several threads `done` of `subtrees` (the share
+    of the iteration done; None on one thread). Returning False (exactly; None goes on) stops
+    the search, and LimitReached is raised; an exception raised by `progress` also stops it,
+    and is raised from `solve`. A table's answer (boards up to 12 cells) never calls it."""
 
 def is_solvable(
     start: _StateLike, goal: Optional[_StateLike] = None, *, board: Optional[str] = None
@@ -366,6 +382,8 @@ def _distances(
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
     metric: Literal["stm", "mtm"] = "stm",
+    data_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> npt.NDArray[np.uint8]: ...
 def _task_split(
     start: _StateLike,
@@ -389,8 +407,10 @@ def _task_search(
     data_dir: Optional[Union[str, os.PathLike[str]]] = None,
     max_nodes: Optional[int] = None,
     limit: Optional[float] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> Tuple[Optional[str], Optional[int], int, int, bool]:
-    """One subtree's search: (moves, next, expanded, generated, gave_up)."""
+    """One subtree's search: (moves, next, expanded, generated, gave_up); `progress`'s False
+    stops it (gave_up)."""
 def _task_solve(
     start: _StateLike,
     goal: Optional[_StateLike],
@@ -400,8 +420,9 @@ def _task_solve(
     data_dir: Optional[Union[str, os.PathLike[str]]] = None,
     limit: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> Solution:
-    """A whole question on one worker, in `metric`."""
+    """A whole question on one worker, in `metric`; `progress`'s False stops it."""
 def _solution(
     start: _StateLike,
     goal: Optional[_StateLike],

@@ -69,7 +69,7 @@ macro_rules! with_heuristic {
 }
 
 /// The oracle of a data directory, one per directory and process (`None`: the module's).
-fn oracle(data_dir: Option<PathBuf>) -> Arc<Oracle> {
+pub(crate) fn oracle(data_dir: Option<PathBuf>) -> Arc<Oracle> {
     static ORACLES: OnceLock<Mutex<HashMap<PathBuf, Arc<Oracle>>>> = OnceLock::new();
     let Some(dir) = data_dir else {
         return Arc::clone(crate::default_oracle());
@@ -170,9 +170,12 @@ fn _task_split(
 /// One subtree's search, on a worker: `(moves, next, expanded, generated, gave_up)`. `moves`
 /// is the whole solution from the start (prefix included) when one was found within `bound`,
 /// else `None`; `next` the smallest `g + h` above the bound below the prefix (`None` when
-/// nothing was cut); `gave_up` says a limit stopped it (then neither is known).
+/// nothing was cut); `gave_up` says a limit stopped it (then neither is known): `max_nodes`,
+/// `limit` (seconds), or `progress`, called every 0.1 s with the search's report (a dict), whose
+/// `False` stops it (how a cancelled call's running tasks stop: `npuzzle.distributed` polls
+/// its stop event there).
 #[pyfunction]
-#[pyo3(signature = (start, goal, heuristic, prefix, bound, *, board=None, data_dir=None, max_nodes=None, limit=None))]
+#[pyo3(signature = (start, goal, heuristic, prefix, bound, *, board=None, data_dir=None, max_nodes=None, limit=None, progress=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)] // Python's keyword arguments.
 fn _task_search(
     py: Python<'_>,
@@ -185,16 +188,26 @@ fn _task_search(
     data_dir: Option<PathBuf>,
     max_nodes: Option<u64>,
     limit: Option<f64>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Option<String>, Option<u32>, u64, u64, bool)> {
+    crate::watch::check_callable(progress)?;
     let (start, goal) = question(start, goal, board)?;
     let moves = parse_moves(prefix).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let limits = crate::limits(limit, max_nodes)?;
     let opened = py.detach(|| open(heuristic, &goal, data_dir))?;
-    let result = py.detach(|| {
+    let search = |limits: npuzzle::Limits| {
         with_heuristic!(&opened, &start, &goal, |h, s| search_below(
             &s, h, &moves, bound, limits
         ))
-    });
+    };
+    let result = match progress {
+        None => py.detach(|| search(limits)),
+        Some(progress) => {
+            crate::watch::watched(py, crate::watch::callback(progress), |observer| {
+                search(limits.observe(observer))
+            })?
+        }
+    };
     let (expanded, generated) = (result.expanded, result.generated);
     match result.end {
         Below::Found(solution) => Ok((
@@ -205,7 +218,9 @@ fn _task_search(
             false,
         )),
         Below::Beyond(next) => Ok((None, next, expanded, generated, false)),
-        Below::GaveUp(Limit::Nodes | Limit::Time) => Ok((None, None, expanded, generated, true)),
+        Below::GaveUp(Limit::Nodes | Limit::Time | Limit::Stopped) => {
+            Ok((None, None, expanded, generated, true))
+        }
         _ => Err(PyValueError::new_err(format!(
             "`{prefix}` is not a subtree of the search from {start}: an illegal move, or one \
              straight back"
@@ -250,10 +265,11 @@ fn _solution(
 }
 
 /// A whole question on one worker, in `metric`: the table where the board has one, else the
-/// library's search for that metric, within `limit` seconds and `max_nodes`. What
-/// `distributed.solve(metric="mtm")` runs: the frontier split of the other tasks is STM's.
+/// library's search for that metric, within `limit` seconds and `max_nodes`, and stopped by
+/// `progress`'s `False` (as for `_task_search`). What `distributed.solve(metric="mtm")` runs:
+/// the frontier split of the other tasks is STM's.
 #[pyfunction]
-#[pyo3(signature = (start, goal, metric, *, board=None, data_dir=None, limit=None, max_nodes=None))]
+#[pyo3(signature = (start, goal, metric, *, board=None, data_dir=None, limit=None, max_nodes=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn _task_solve(
     py: Python<'_>,
@@ -264,11 +280,13 @@ fn _task_solve(
     data_dir: Option<PathBuf>,
     limit: Option<f64>,
     max_nodes: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<crate::Solution> {
+    crate::watch::check_callable(progress)?;
     let metric = crate::read_metric(metric)?;
     let (start, goal) = question(start, goal, board)?;
     let how = npuzzle::How::within(crate::limits(limit, max_nodes)?).in_metric(metric);
-    crate::ask_solve(py, &oracle(data_dir), start, goal, how)
+    crate::ask_solve(py, &oracle(data_dir), start, goal, how, progress)
 }
 
 /// Adds the task functions to the extension module.

@@ -11,8 +11,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 
-use npuzzle::answer::{AnswerError, SourceEvent};
 use npuzzle::answer::store::Notice;
+use npuzzle::answer::{AnswerError, SourceEvent};
 use npuzzle::table::rows::RowsError;
 use npuzzle::{Answer, NoAnswer};
 
@@ -32,7 +32,7 @@ create_exception!(
     npuzzle,
     LimitReached,
     NpuzzleError,
-    "A search reached its `limit` (seconds) or `max_nodes` before finding the answer."
+    "A search reached its `limit` (seconds) or `max_nodes`, or was stopped by its `progress` callback, before finding the answer."
 );
 create_exception!(
     npuzzle,
@@ -71,6 +71,13 @@ impl Deferred {
         match why {
             // The library's reason, as the command line and the server print it.
             NoAnswer::Unsolvable(why) => Deferred::Unsolvable(why.to_string()),
+            NoAnswer::GaveUp(npuzzle::search::Limit::Stopped) => Deferred::Limit(format!(
+                "the search ({}) was stopped on request (its progress callback returned False, \
+                 or its task was cancelled) after {} expanded nodes and {:.3} s",
+                rest.method,
+                rest.expanded,
+                rest.elapsed.as_secs_f64()
+            )),
             NoAnswer::GaveUp(limit) => Deferred::Limit(format!(
                 "the search ({}) gave up at its {limit} after {} expanded nodes and {:.3} s",
                 rest.method,
@@ -135,4 +142,3 @@ pub fn warn(message: &str) {
         let _ = PyErr::warn(py, &category, &message, 1);
     });
 }
-

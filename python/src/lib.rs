@@ -14,6 +14,7 @@ mod convert;
 mod distributed;
 mod errors;
 mod large;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -623,6 +624,32 @@ impl Instance {
 // ---------------------------------------------------------------------------------------
 // Questions.
 
+/// Runs `work` with `how` (a search's limits, to which it adds the observer where it watches)
+/// and the GIL released. A question that may search (no table for the board, or a `progress`
+/// callback given) runs watched ([`watch::watched`]): Ctrl-C stops it, `progress` gets its
+/// reports and may stop it. A table's answer runs here, without a thread of its own.
+fn answer_watched<T: Send>(
+    py: Python<'_>,
+    oracle: &Oracle,
+    board: Board,
+    how: How,
+    progress: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(How) -> T + Send,
+) -> PyResult<T> {
+    let observed = |observer: npuzzle::search::Observer| {
+        let mut how = how;
+        how.limits = how.limits.observe(observer);
+        how
+    };
+    match progress {
+        None if oracle.uses_table(board) => Ok(py.detach(|| work(how))),
+        None => watch::watched(py, |_, _| Ok(true), |observer| work(observed(observer))),
+        Some(progress) => watch::watched(py, watch::callback(progress), |observer| {
+            work(observed(observer))
+        }),
+    }
+}
+
 /// The distance of `start` to `goal` on `oracle`, or the exception for no answer.
 fn ask_distance(
     py: Python<'_>,
@@ -630,11 +657,14 @@ fn ask_distance(
     start: State,
     goal: State,
     how: How,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u8> {
     // A read of a table that is open already costs less than releasing and retaking the GIL.
     let answer = match oracle.distance_if_open(&start, &goal, how) {
         Some(answer) => answer,
-        None => py.detach(|| oracle.distance(&start, &goal, how)),
+        None => answer_watched(py, oracle, start.board(), how, progress, |how| {
+            oracle.distance(&start, &goal, how)
+        })?,
     }
     .map_err(answer_error)?;
     let (value, rest) = answer.split();
@@ -647,10 +677,12 @@ fn ask_solve(
     start: State,
     goal: State,
     how: How,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Solution> {
-    let answer = py
-        .detach(|| oracle.solve(&start, &goal, how))
-        .map_err(answer_error)?;
+    let answer = answer_watched(py, oracle, start.board(), how, progress, |how| {
+        oracle.solve(&start, &goal, how)
+    })?
+    .map_err(answer_error)?;
     let (value, rest) = answer.split();
     match value {
         Ok(solution) => Ok(Solution::from_answer(solution, rest, how.metric)),
@@ -662,9 +694,10 @@ fn ask_solve(
 /// From the exact table on boards of at most 12 cells, else by IDA* with pattern databases
 /// (linear conflict where there are none), with the GIL released. `metric="mtm"` counts a
 /// slide of several tiles in a row or column as one move (MTM table, or IDA* with the MTM
-/// walking distance). Raises UnsolvableError, LimitReached, ValueError.
+/// walking distance). `progress` (a callable) gets a search's reports; see the stub.
+/// Raises UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm"))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm", progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn distance(
     py: Python<'_>,
@@ -676,7 +709,9 @@ fn distance(
     threads: Option<usize>,
     deterministic: bool,
     metric: &str,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u8> {
+    watch::check_callable(progress)?;
     let metric: npuzzle::Metric = metric
         .parse()
         .map_err(|e: npuzzle::metric::ParseMetricError| PyValueError::new_err(e.to_string()))?;
@@ -685,16 +720,25 @@ fn distance(
         .limits
         .threads(search_threads(threads)?)
         .deterministic(deterministic);
-    ask_distance(py, default_oracle(), start, goal, how.in_metric(metric))
+    ask_distance(
+        py,
+        default_oracle(),
+        start,
+        goal,
+        how.in_metric(metric),
+        progress,
+    )
 }
 
 /// A solution from `start` to `goal`: a Solution with the moves and the states, optimal in
 /// `metric` unless `within` says otherwise: a factor (`within=1.2`: at most 1.2 times the
 /// optimum, by weighted IDA* on 4x4 and 5x5) or `"none"` (the constructive solver, any
 /// size). Boards beyond 5x5 (up to 64x64) are solved by the constructive solver only.
-/// `Solution.guarantee` says which. Raises UnsolvableError, LimitReached, ValueError.
+/// `Solution.guarantee` says which. `progress` (a callable) gets a search's reports (the
+/// bound, nodes, rate, share of the iteration) and may stop it; see the stub. Raises
+/// UnsolvableError, LimitReached, ValueError.
 #[pyfunction]
-#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm", within=None))]
+#[pyo3(signature = (start, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, deterministic=false, metric="stm", within=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn solve(
     py: Python<'_>,
@@ -707,7 +751,9 @@ fn solve(
     deterministic: bool,
     metric: &str,
     within: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Solution> {
+    watch::check_callable(progress)?;
     let metric = read_metric(metric)?;
     let within = read_within(within)?;
     if let Some((start, goal)) = large::large_question(start, goal, board)? {
@@ -722,7 +768,7 @@ fn solve(
     if let Some(guarantee) = within {
         how = how.with_guarantee(guarantee);
     }
-    ask_solve(py, default_oracle(), start, goal, how)
+    ask_solve(py, default_oracle(), start, goal, how, progress)
 }
 
 /// `solve` on a board beyond 5x5: the constructive solver, whose solutions carry no length
@@ -1056,9 +1102,13 @@ fn sample_scrambled(
 }
 
 /// The native half of `npuzzle.distances`, which converts the input to a uint8 array first:
-/// `states` must be a 2-D uint8 NumPy array, one state per row.
+/// `states` must be a 2-D uint8 NumPy array, one state per row. `data_dir`: the data directory
+/// to answer from (one oracle per directory and process), else the module's. On boards
+/// without a table the rows' searches run watched ([`watch::watched`]): Ctrl-C stops them,
+/// and so does `progress` (called every 0.1 s with the latest report of one of them) by
+/// returning `False`, which is how a cancelled `npuzzle.distributed` labelling task stops.
 #[pyfunction]
-#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, metric="stm"))]
+#[pyo3(signature = (states, goal=None, *, board=None, limit=None, max_nodes=None, threads=None, metric="stm", data_dir=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 fn _distances<'py>(
     py: Python<'py>,
@@ -1069,7 +1119,13 @@ fn _distances<'py>(
     max_nodes: Option<u64>,
     threads: Option<usize>,
     metric: &str,
+    data_dir: Option<PathBuf>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    watch::check_callable(progress)?;
+    if let Some(dir) = &data_dir {
+        refuse_nul(dir)?;
+    }
     let metric = read_metric(metric)?;
     // A pool of `threads` for this call (a Dask worker gives each task one thread), else the
     // process's pool of every core.
@@ -1127,7 +1183,14 @@ fn _distances<'py>(
         _ => readonly.as_array().iter().copied().collect(),
     };
     drop(readonly);
-    let oracle = default_oracle();
+    let opened;
+    let oracle = match data_dir {
+        Some(dir) => {
+            opened = distributed::oracle(Some(dir));
+            &opened
+        }
+        None => default_oracle(),
+    };
     // Under MTM each row is one question (the MTM table's read, or a search).
     if metric == Metric::Stm && oracle.uses_table(board) {
         // The library's bulk path: the table opened and checked once, the rows answered in
@@ -1151,7 +1214,7 @@ fn _distances<'py>(
             Err(error) => Err(errors::Deferred::from_answer(error).into_err("row 0: ")),
         };
     }
-    let result = py.detach(|| {
+    let label = |how: How| {
         let found = Mutex::new(None);
         on_pool(&|| {
             let answer = searched_distances(oracle, &input, rows, board, &goal, how);
@@ -1161,7 +1224,16 @@ fn _distances<'py>(
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .expect("the work ran")
-    });
+    };
+    let observed = |observer: npuzzle::search::Observer| {
+        let mut how = how;
+        how.limits = how.limits.observe(observer);
+        label(how)
+    };
+    let result = match progress {
+        None => watch::watched(py, |_, _| Ok(true), observed)?,
+        Some(progress) => watch::watched(py, watch::callback(progress), observed)?,
+    };
     match result {
         Ok(out) => Ok(PyArray1::from_vec(py, out)),
         Err(failure) => Err(failure.into_err()),
@@ -1211,9 +1283,7 @@ fn searched_distances(
                             match value {
                                 Ok(d) => Ok(d),
                                 Err(NoAnswer::Unsolvable(_)) => Ok(UNSOLVABLE),
-                                Err(why) => {
-                                    Err(errors::Deferred::no_answer(why, &rest))
-                                }
+                                Err(why) => Err(errors::Deferred::no_answer(why, &rest)),
                             }
                         })
                 });
@@ -1303,13 +1373,13 @@ impl Table {
     /// The exact number of moves from `start` to this table's goal.
     fn distance(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<u8> {
         let start = read_state(start, Some(self.goal.board()), "start")?;
-        ask_distance(py, &self.oracle, start, self.goal, self.how())
+        ask_distance(py, &self.oracle, start, self.goal, self.how(), None)
     }
 
     /// An optimal solution from `start` to this table's goal.
     fn solve(&self, py: Python<'_>, start: &Bound<'_, PyAny>) -> PyResult<Solution> {
         let start = read_state(start, Some(self.goal.board()), "start")?;
-        ask_solve(py, &self.oracle, start, self.goal, self.how())
+        ask_solve(py, &self.oracle, start, self.goal, self.how(), None)
     }
 
     /// How many states lie at each distance 0, 1, ..., max_depth from the goal.

@@ -1,5 +1,6 @@
 """npuzzle.distributed on a real Dask LocalCluster of two worker processes: an optimal solve,
-labelling equal to the in-process answers, a worker killed during a run, a timeout.
+labelling equal to the in-process answers, a worker killed during a run, a timeout, and calls
+cut short (a timeout, KeyboardInterrupt, progress returning False) whose running tasks stop.
 
 The 24-puzzle (Korf and Felner's #40) needs the 5x5 6-6-6-6 databases (1.6 GB, minutes to
 build): it runs when NPUZZLE_DASK_24 names a data directory that holds them (the long tier);
@@ -45,6 +46,33 @@ def client():
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()
+
+
+def _executing(dask_worker):
+    """Tasks running in a worker's threads now (cancelled ones included until they return)."""
+    return len(dask_worker.active_threads)
+
+
+def idle_within(client, seconds):
+    """Whether every worker's threads stop running tasks within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        running = client.run(_executing)
+        if not any(running.values()):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def korf_hardest():
+    """Korf's hardest of the 100 by his node count: billions of nodes with Manhattan."""
+    rows = [
+        [int(t) for t in l.split()]
+        for l in (DATA / "korf100.txt").read_text().splitlines()
+        if l.strip() and not l.startswith("#")
+    ]
+    return " ".join(map(str, max(rows, key=lambda r: r[19])[1:17]))
 
 
 def random_4x4(n, seed):
@@ -159,24 +187,99 @@ def test_a_worker_killed_during_a_run_does_not_change_the_answers(client):
     client.wait_for_workers(2, timeout=120)
 
 
-def test_a_timeout_says_what_is_known(client):
-    # Korf's hardest of the 100 by his node count: billions of nodes with Manhattan.
-    rows = [
-        [int(t) for t in l.split()]
-        for l in (DATA / "korf100.txt").read_text().splitlines()
-        if l.strip() and not l.startswith("#")
-    ]
-    hard = " ".join(map(str, max(rows, key=lambda r: r[19])[1:17]))
+def test_a_timeout_says_what_is_known_and_stops_the_running_tasks(client):
+    hard = korf_hardest()
     began = time.monotonic()
     with pytest.raises(nd.SearchTimeout) as caught:
         nd.solve(hard, KORF_GOAL, client=client, timeout=1.0, heuristic="manhattan")
-    assert time.monotonic() - began < 60
+    assert time.monotonic() - began < 30
     error = caught.value
-    assert isinstance(error, npuzzle.LimitReached)
-    assert error.bound >= 40 and error.subtrees >= error.done >= 0
+    assert isinstance(error, npuzzle.LimitReached) and isinstance(error, nd.SearchStopped)
+    assert error.bound >= 40 and error.subtrees >= error.done >= 0 and error.expanded > 0
     assert "bound" in str(error) and "timeout" in str(error)
+    # The task searching when the timeout came (an iteration of millions of nodes, minutes
+    # with Manhattan) saw the call's stop event and returned: no worker thread still runs it.
+    assert idle_within(client, 5), client.run(_executing)
     # The cluster is still usable.
     assert nd.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", client=client).distance == 1
+
+
+def test_progress_returning_false_stops_a_distributed_solve(client):
+    seen = []
+
+    def stop_after_two(report):
+        seen.append(report)
+        return len(seen) < 2
+
+    hard = korf_hardest()
+    with pytest.raises(nd.SearchStopped) as caught:
+        nd.solve(hard, KORF_GOAL, client=client, heuristic="manhattan", progress=stop_after_two)
+    assert not isinstance(caught.value, nd.SearchTimeout)
+    assert len(seen) == 2 and "progress" in str(caught.value)
+    assert caught.value.bound == seen[-1]["bound"]
+    assert idle_within(client, 5), client.run(_executing)
+
+
+def korf_felner_40():
+    """Korf and Felner's 24-puzzle #40 and its goal (the blank first)."""
+    line = [
+        l
+        for l in (DATA / "korf50_24.txt").read_text().splitlines()
+        if l.strip() and not l.startswith("#") and l.split()[0] == "40"
+    ][0].split()
+    return " ".join(line[1:26]), " ".join(map(str, range(25))), int(line[26])
+
+
+def test_a_running_task_stops_when_its_call_s_stop_event_is_set(client):
+    """The mechanism itself, without timing luck: one task searching the whole iteration of
+    the 24-puzzle #40 at bound 81 (one below its length, so it holds no solution) with linear
+    conflict -- hours of work -- returns, given up, within seconds of its event being set."""
+    from distributed import Event
+
+    start, goal, length = korf_felner_40()
+    name = nd._new_stop()
+    future = client.submit(
+        nd._search_task, "", start, goal, "linear-conflict", length - 1, None, None,
+        stop=name, pure=False,
+    )
+    time.sleep(1.0)
+    assert not future.done(), "still searching after a second"
+    Event(name, client=client).set()
+    moves, beyond, expanded, _, gave_up = future.result(timeout=15)
+    assert gave_up and moves is None and beyond is None and expanded > 0
+    assert idle_within(client, 5), client.run(_executing)
+
+
+def _warm(goal=None):
+    """Opens (or builds) the default goal's databases in a worker, before a timed test."""
+    return npuzzle.distance("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", goal)
+
+
+def test_an_interrupted_call_stops_its_running_tasks(client):
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    client.run(_warm)
+    # Uniform 15-puzzles, solvable ones only: about 0.1 s each with 6-6-3, so a task of 200
+    # rows runs for many seconds after the interrupt unless it stops.
+    boards = random_4x4(1000, seed=11)
+    boards = boards[[npuzzle.is_solvable(list(map(int, b))) for b in boards]][:400]
+    start_24, goal_24, _ = korf_felner_40()
+    for call in (
+        lambda: nd.distances(boards, client=client, chunk=200),
+        # One task, the whole MTM search of a 24-puzzle (hours with its estimate).
+        lambda: nd.solve(start_24, goal_24, client=client, metric="mtm"),
+        lambda: nd.solve(korf_hardest(), KORF_GOAL, client=client, heuristic="manhattan"),
+    ):
+        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+        began = time.monotonic()
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            timer.cancel()
+        assert time.monotonic() - began < 30
+        assert idle_within(client, 5), client.run(_executing)
 
 
 def test_task_results_are_plain_values():
@@ -206,13 +309,7 @@ def test_task_results_are_plain_values():
     reason="long tier: set NPUZZLE_DASK_24 to a data directory holding the 5x5 6-6-6-6 databases",
 )
 def test_korf_felner_40_on_the_cluster():
-    line = [
-        l
-        for l in (DATA / "korf50_24.txt").read_text().splitlines()
-        if l.strip() and not l.startswith("#") and l.split()[0] == "40"
-    ][0].split()
-    start = " ".join(line[1:26])
-    length = int(line[26])
+    start, _, length = korf_felner_40()
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     )

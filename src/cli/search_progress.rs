@@ -5,6 +5,7 @@
 //! (logs and pipes stay clean).
 
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ const SHOW_AFTER: Duration = Duration::from_secs(1);
 const REDRAW_EVERY_MS: u64 = 250;
 
 /// The last redraw, in units of [`REDRAW_EVERY_MS`] since the search began. The observer is a
-/// plain function (so that `Limits` stays `Copy`), hence the statics: one search at a time is
+/// `'static` function (so that `Limits` stays `Copy`), hence the statics: one search at a time is
 /// watched per process.
 static LAST_REDRAW: AtomicU64 = AtomicU64::new(0);
 
@@ -29,7 +30,7 @@ static SHOWN: AtomicBool = AtomicBool::new(false);
 /// `limits`, watched by the live line when stderr is a terminal.
 pub fn watched(limits: Limits) -> Limits {
     if std::io::stderr().is_terminal() {
-        limits.observe(show)
+        limits.observe(&show)
     } else {
         limits
     }
@@ -42,14 +43,15 @@ pub fn clear() {
     }
 }
 
-fn show(progress: &Progress) {
+/// Draws the line (never stops the search: Ctrl-C ends the process).
+fn show(progress: &Progress) -> ControlFlow<()> {
     if progress.elapsed < SHOW_AFTER {
-        return;
+        return ControlFlow::Continue(());
     }
     let tick = u64::try_from(progress.elapsed.as_millis() / u128::from(REDRAW_EVERY_MS))
         .unwrap_or(u64::MAX);
     if LAST_REDRAW.swap(tick, Ordering::Relaxed) == tick {
-        return;
+        return ControlFlow::Continue(());
     }
     SHOWN.store(true, Ordering::Relaxed);
     let bound = progress
@@ -69,4 +71,5 @@ fn show(progress: &Progress) {
         group(progress.expanded as f64),
         group(progress.expanded as f64 / seconds.max(1e-9)),
     );
+    ControlFlow::Continue(())
 }

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use crate::board::Move;
-use crate::search::{Limit, Limits, Outcome, SearchResult};
+use crate::search::{Limit, Limits, Outcome, Progress, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
 
@@ -36,8 +36,8 @@ impl Estimate for WalkingDistance {
 /// Expansions between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
-/// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes and
-/// time; one thread). The solution's moves are single-cell moves; its MTM length is
+/// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes, time,
+/// and the observer, told every few thousand expansions, which may stop it; one thread). The solution's moves are single-cell moves; its MTM length is
 /// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them.
 pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> SearchResult {
     let began = Instant::now();
@@ -51,12 +51,14 @@ pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> 
         generated: 0,
         path: Vec::new(),
         stopped: None,
+        bound: 0,
     };
     let outcome = if start.board() != goal.board() || !start.can_reach(&goal) {
         Outcome::Unsolvable
     } else {
         let mut bound = h.estimate(start);
         loop {
+            search.bound = bound;
             match search.dfs(start, 0, bound, None) {
                 Step::Found => {
                     let moves = search
@@ -97,6 +99,8 @@ struct Ida<'a, E: ?Sized> {
     generated: u64,
     path: Vec<(Move, usize)>,
     stopped: Option<Limit>,
+    /// The iteration's bound, for the observer.
+    bound: u32,
 }
 
 fn horizontal(mv: Move) -> bool {
@@ -113,12 +117,23 @@ impl<E: Estimate + ?Sized> Ida<'_, E> {
             self.stopped = Some(Limit::Nodes);
             return true;
         }
-        if self.expanded.is_multiple_of(CLOCK_EVERY)
-            && self
-                .limits
-                .max_time
-                .is_some_and(|max| self.began.elapsed() >= max)
-        {
+        if !self.expanded.is_multiple_of(CLOCK_EVERY) {
+            return false;
+        }
+        let elapsed = self.began.elapsed();
+        if let Some(observe) = self.limits.observer {
+            let progress = Progress {
+                expanded: self.expanded,
+                bound: Some(self.bound),
+                elapsed,
+                subtrees: None,
+            };
+            if observe(&progress).is_break() {
+                self.stopped = Some(Limit::Stopped);
+                return true;
+            }
+        }
+        if self.limits.max_time.is_some_and(|max| elapsed >= max) {
             self.stopped = Some(Limit::Time);
             return true;
         }

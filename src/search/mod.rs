@@ -36,6 +36,7 @@ pub use iddfs::iddfs;
 pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -55,15 +56,15 @@ use crate::state::State;
 /// let limits = Limits::default().nodes(2_000_000).time(Duration::from_secs(10));
 /// assert_eq!(limits.max_expanded, Some(2_000_000));
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct Limits {
     /// Give up after expanding this many nodes.
     pub max_expanded: Option<u64>,
     /// Give up after this much time (checked every few thousand expansions).
     pub max_time: Option<Duration>,
-    /// Called with the search's [`Progress`] every few thousand expansions (see
-    /// [`Limits::observe`]).
+    /// Called with the search's [`Progress`] every few thousand expansions; its
+    /// [`ControlFlow::Break`] stops the search (see [`Limits::observe`]).
     pub observer: Option<Observer>,
     /// At most this many threads for IDA* ([`Limits::threads`]); 0 and 1 mean one, the
     /// sequential search. The other algorithms use one thread.
@@ -75,8 +76,8 @@ pub struct Limits {
     pub checkpoint: Option<&'static std::path::Path>,
 }
 
-/// Equal limits give up at the same point and tell the same function (compared by address,
-/// which is all a function pointer offers: the same function may compare unequal to itself
+/// Equal limits give up at the same point and tell the same observer (compared by address and
+/// vtable, which is all a trait object offers: the same function may compare unequal to itself
 /// across codegen units, never equal to another).
 impl PartialEq for Limits {
     fn eq(&self, other: &Limits) -> bool {
@@ -87,18 +88,39 @@ impl PartialEq for Limits {
             && self.checkpoint == other.checkpoint
             && match (self.observer, other.observer) {
                 (None, None) => true,
-                (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
+                // Both halves of the wide pointer: every function item is a zero-sized value
+                // at the same dangling address, told apart only by its vtable.
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
                 _ => false,
             }
+    }
+}
+
+/// The limits, with the observer shown only as present or not (a function has nothing
+/// else to show).
+impl fmt::Debug for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Limits")
+            .field("max_expanded", &self.max_expanded)
+            .field("max_time", &self.max_time)
+            .field("observer", &self.observer.map(|_| "Some(..)"))
+            .field("threads", &self.threads)
+            .field("deterministic", &self.deterministic)
+            .field("checkpoint", &self.checkpoint)
+            .finish()
     }
 }
 
 impl Eq for Limits {}
 
 /// A function that watches a running search: it gets a [`Progress`] every few thousand
-/// expansions, on the searching thread, so it must be quick (a terminal display throttles
-/// itself; see [`Limits::observe`]). A plain function, so that [`Limits`] stays `Copy`.
-pub type Observer = fn(&Progress);
+/// expansions, on a searching thread, so it must be quick (a terminal display throttles
+/// itself; see [`Limits::observe`]). [`ControlFlow::Break`] stops the search, which then gives
+/// up with [`Limit::Stopped`]: the one way to stop a search from outside (a user's Ctrl-C, a
+/// cancelled task), as [`ProgressHook`](crate::pattern::generate::ProgressHook) is for a
+/// database build. A `'static` reference (a function item, or state the caller keeps for
+/// the process), so that [`Limits`] stays `Copy`.
+pub type Observer = &'static (dyn Fn(&Progress) -> ControlFlow<()> + Sync);
 
 /// How far a running search has come, as given to an [`Observer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,24 +162,32 @@ impl Limits {
     }
 
     /// These limits with `observer` told how the search is going, for example to show nodes
-    /// and the bound of a long search on a terminal.
+    /// and the bound of a long search on a terminal, and able to stop it
+    /// ([`ControlFlow::Break`]: the search gives up with [`Limit::Stopped`]).
     ///
     /// ```
+    /// use std::ops::ControlFlow;
     /// use std::sync::atomic::{AtomicU64, Ordering};
-    /// use npuzzle::search::{self, Algorithm, Limits, Progress};
+    /// use npuzzle::search::{self, Algorithm, Limit, Limits, Progress};
     /// use npuzzle::{HeuristicKind, State};
     ///
     /// static SEEN: AtomicU64 = AtomicU64::new(0);
-    /// fn watch(progress: &Progress) {
+    /// // Stops the search once it has expanded 50,000 nodes.
+    /// fn watch(progress: &Progress) -> ControlFlow<()> {
     ///     SEEN.fetch_max(progress.expanded, Ordering::Relaxed);
+    ///     if progress.expanded >= 50_000 {
+    ///         ControlFlow::Break(())
+    ///     } else {
+    ///         ControlFlow::Continue(())
+    ///     }
     /// }
     /// // Korf's instance 3: hundreds of millions of nodes with Manhattan distance.
     /// let start: State = "14 7 8 2 / 13 11 10 4 / 9 12 5 0 / 3 6 1 15".parse()?;
     /// let goal: State = "0 1 2 3 / 4 5 6 7 / 8 9 10 11 / 12 13 14 15".parse()?;
-    /// let limits = Limits::default().nodes(50_000).observe(watch);
+    /// let limits = Limits::default().observe(&watch);
     /// let result = search::run(Algorithm::IdaStar, HeuristicKind::Manhattan, &start, &goal, limits);
-    /// assert!(result.gave_up().is_some());
-    /// assert!(SEEN.load(Ordering::Relaxed) > 0);
+    /// assert_eq!(result.gave_up(), Some(Limit::Stopped));
+    /// assert!(SEEN.load(Ordering::Relaxed) >= 50_000);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn observe(mut self, observer: Observer) -> Limits {
@@ -212,6 +242,8 @@ pub enum Limit {
     Nodes,
     /// [`Limits::max_time`].
     Time,
+    /// The [`Limits::observer`] asked to stop ([`ControlFlow::Break`]).
+    Stopped,
 }
 
 impl fmt::Display for Limit {
@@ -219,6 +251,7 @@ impl fmt::Display for Limit {
         f.write_str(match self {
             Limit::Nodes => "node limit",
             Limit::Time => "time limit",
+            Limit::Stopped => "request to stop",
         })
     }
 }
@@ -527,12 +560,15 @@ impl Budget {
         }
         let elapsed = self.began.elapsed();
         if let Some(observe) = self.limits.observer {
-            observe(&Progress {
+            let asked = observe(&Progress {
                 expanded,
                 bound: self.bound,
                 elapsed,
                 subtrees: None,
             });
+            if asked.is_break() {
+                return Some(Limit::Stopped);
+            }
         }
         self.limits
             .max_time

@@ -74,7 +74,8 @@ impl Shared {
         Some(limit)
     }
 
-    /// Applies the limits to the whole search at `total` expansions, and tells the observer.
+    /// Applies the limits to the whole search at `total` expansions, and tells the observer
+    /// (which may stop it).
     fn check(&self, total: u64) -> Option<Limit> {
         let limits = &self.limits;
         if limits.max_expanded.is_some_and(|max| total >= max) {
@@ -85,7 +86,9 @@ impl Shared {
         }
         let progress = self.progress(total);
         if let Some(observe) = limits.observer {
-            observe(&progress);
+            if observe(&progress).is_break() {
+                return self.give_up(Limit::Stopped);
+            }
         }
         if limits.max_time.is_some_and(|max| progress.elapsed >= max) {
             return self.give_up(Limit::Time);
