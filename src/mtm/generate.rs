@@ -18,11 +18,12 @@
 //!   by this chain) minus seen. A state slid into a cell that was already seen need not go
 //!   on: if it is older than the layer, every state one slide from it is seen; if it is in
 //!   the layer, the layer's own step covers it.
-//! - A state of the layer that the blank reached by sliding down (up) into its cell is not
-//!   slid up (down) again: every state of that line is one slide from the state it came from,
-//!   in the layer before, so seen. Each block keeps per vertical direction the states its
-//!   layer got that way (the STM generator's "came via", per direction rather than per
-//!   move), which halves the rotations of a layer's first step.
+//! - A state of the layer that the blank reached by a vertical slide into its cell is not
+//!   slid vertically again, in either direction: back along its line, every state is one
+//!   slide from the state it came from (in the layer before), and onwards, every state is
+//!   that state's longer slide; so all are seen by the end of this layer. Each block keeps
+//!   the states its layer got that way (the STM generator's "came via", one mask for both
+//!   directions), so only the states reached horizontally (and the goal) start a chain.
 //!
 //! Each task owns what it writes: a chain (column and direction) its slid blocks, a claim
 //! (destination cell) its seen block, its new layer block and its distance bytes; so the
@@ -30,9 +31,9 @@
 //! count. Narrow layers stay on the calling thread (`SHARED_FROM`, as in the STM generator).
 //! The depth counts come from the layers' sizes.
 //!
-//! Memory: the distance bytes plus seven bit sets of `n!/2` bits (seen, the layer and the
-//! next, and per vertical direction the slid states of the layer and of the next): 240 MB +
-//! 210 MB on 3x4.
+//! Memory: the distance bytes plus six bit sets of `n!/2` bits (seen, the layer and the
+//! next, the layer's "came via", and the slid states per vertical direction): 240 MB +
+//! 180 MB on 3x4.
 
 use rayon::prelude::*;
 
@@ -160,6 +161,7 @@ struct ClaimJob<'a> {
     cell: usize,
     layer: Marked,
     seen: Vec<u64>,
+    came: Vec<u64>,
     entries: &'a mut [u8],
 }
 
@@ -169,9 +171,8 @@ struct Layers {
     layer: Vec<Marked>,
     /// Its states per block.
     sizes: Vec<u64>,
-    /// Per direction, the states of the current layer the blank brought into their cell by a
-    /// vertical slide in that direction.
-    came: [Vec<Marked>; 2],
+    /// The states of the current layer the blank brought into their cell by a vertical slide.
+    came: Vec<Vec<u64>>,
     /// Every state reached so far, layer `d` included.
     seen: Vec<Vec<u64>>,
 }
@@ -191,7 +192,7 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
     let mut now = Layers {
         layer: blocks(),
         sizes: vec![0; cells],
-        came: [blocks(), blocks()],
+        came: vec![vec![0u64; words]; cells],
         seen: vec![vec![0u64; words]; cells],
     };
     // The next layer's blocks, written while `now` is read; swapped after each layer.
@@ -227,7 +228,6 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
             })
             .collect();
         let run_chain = |job: &mut ChainJob| {
-            let back = 1 - job.chain.direction;
             for (i, step) in job.chain.steps.iter().enumerate() {
                 let (before, rest) = job.out.split_at_mut(i);
                 let (out, size) = &mut rest[0];
@@ -235,7 +235,7 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 let low = (parities, flips[step.from]);
                 let here = now.sizes[step.from];
                 if here > 0 {
-                    let came = now.came[back][step.from].bits.as_raw_slice();
+                    let came = &now.came[step.from];
                     let source = (&now.layer[step.from], to_usize(here));
                     expand(space, step.window, source, came, low, out);
                 }
@@ -272,6 +272,7 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 cell,
                 layer: std::mem::take(&mut next_layer[cell]),
                 seen: std::mem::take(&mut now.seen[cell]),
+                came: std::mem::take(&mut now.came[cell]),
                 entries: std::mem::take(bytes),
             })
             .collect();
@@ -291,6 +292,18 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
                 }
             }
             job.layer.clear();
+            // The next layer's "came via": the vertical slides into this cell (all new).
+            match [UP, DOWN]
+                .map(|d| (slid_sizes[d][cell] > 0).then(|| slid[d][cell].bits.as_raw_slice()))
+            {
+                [None, None] => job.came.fill(0),
+                [Some(one), None] | [None, Some(one)] => job.came.copy_from_slice(one),
+                [Some(up), Some(down)] => {
+                    for ((came, &u), &d) in job.came.iter_mut().zip(up).zip(down) {
+                        *came = u | d;
+                    }
+                }
+            }
             if sources.is_empty() {
                 return 0;
             }
@@ -316,13 +329,11 @@ fn run(space: &RankSpace, goal: &State, entries: &mut [u8]) -> Vec<u64> {
         for (job, n) in claim_jobs.into_iter().zip(reached) {
             next_layer[job.cell] = job.layer;
             now.seen[job.cell] = job.seen;
+            now.came[job.cell] = job.came;
             out_blocks[job.cell] = job.entries;
             now.sizes[job.cell] = n;
         }
         std::mem::swap(&mut now.layer, &mut next_layer);
-        for direction in [UP, DOWN] {
-            std::mem::swap(&mut now.came[direction], &mut slid[direction]);
-        }
         let total: u64 = now.sizes.iter().sum();
         if total == 0 {
             break;
