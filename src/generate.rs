@@ -181,17 +181,19 @@ fn colour(space: &RankSpace, cell: usize) -> usize {
 /// `marks` clear means word `w` is zero. The first and last layers hold a few hundred states
 /// in blocks of hundreds of words (3x3) to hundreds of thousands (3x4); with the marks they are
 /// walked word by word where they are set instead of swept whole.
+///
+/// Shared with the MTM generator (`crate::mtm::generate`), which keeps its layers the same way.
 #[derive(Default)]
-struct Marked {
-    bits: BitVec<u64, Lsb0>,
-    marks: Vec<u64>,
+pub(crate) struct Marked {
+    pub(crate) bits: BitVec<u64, Lsb0>,
+    pub(crate) marks: Vec<u64>,
     /// The marks are not kept (a block filled by a dense expansion): any word may be non-zero.
-    unmarked: bool,
+    pub(crate) unmarked: bool,
 }
 
 impl Marked {
     /// An empty block of `pairs` bits.
-    fn new(pairs: usize) -> Marked {
+    pub(crate) fn new(pairs: usize) -> Marked {
         let bits = BitVec::<u64, Lsb0>::repeat(false, pairs);
         let marks = vec![0; bits.as_raw_slice().len().div_ceil(64)];
         Marked {
@@ -202,13 +204,13 @@ impl Marked {
     }
 
     /// Sets bit `pair` and its word's mark.
-    fn set(&mut self, pair: usize) {
+    pub(crate) fn set(&mut self, pair: usize) {
         self.bits.set(pair, true);
         mark(&mut self.marks, pair / 64);
     }
 
     /// Clears every bit: the marked words only, unless the marks are not kept.
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         let words = self.bits.as_raw_mut_slice();
         if self.unmarked {
             words.fill(0);
@@ -222,13 +224,13 @@ impl Marked {
 
 /// Sets the mark of word `w`: it may be non-zero.
 #[inline(always)]
-fn mark(marks: &mut [u64], w: usize) {
+pub(crate) fn mark(marks: &mut [u64], w: usize) {
     marks[w / 64] |= 1 << (w % 64);
 }
 
 /// Calls `visit` with the index of every word whose mark is set, in increasing order.
 #[inline(always)]
-fn for_each_marked(marks: &[u64], mut visit: impl FnMut(usize)) {
+pub(crate) fn for_each_marked(marks: &[u64], mut visit: impl FnMut(usize)) {
     for (m, &mark) in marks.iter().enumerate() {
         let mut todo = mark;
         while todo != 0 {
@@ -263,7 +265,7 @@ const RUN_DENSITY: usize = 2;
 /// wider than this, so those builds are unchanged. The order of the blocks does not change
 /// the result (each task writes only its own block), so the output is the same either way.
 /// Measured in BENCHMARKS.md ("The 3x3 generator, 1 and 2 threads").
-const SHARED_FROM: u64 = 8192;
+pub(crate) const SHARED_FROM: u64 = 8192;
 
 /// What one task of a layer owns: a destination cell, its layer block (layer `d - 1` in, the
 /// new layer out), its "came via" blocks and its distance bytes.
@@ -409,7 +411,7 @@ fn vertical_moves(space: &RankSpace, cell: usize) -> Vec<Vertical> {
 ///
 /// A sparse source is read through its marks, a dense one run by run where the move's runs
 /// are long (see [`expand_runs`]), else word by word.
-fn expand(
+pub(crate) fn expand(
     space: &RankSpace,
     window: u32,
     (source, size): (&Marked, usize),
@@ -615,7 +617,7 @@ fn claim_from<const K: usize>(
 /// without a branch per bit (a bit walk's exit is mispredicted on every word); a sparse one
 /// bit by bit.
 #[inline(always)]
-fn write_depth(new: u64, chunk: &mut [u8], depth: u8, fill: u64, dense: bool) -> u64 {
+pub(crate) fn write_depth(new: u64, chunk: &mut [u8], depth: u8, fill: u64, dense: bool) -> u64 {
     if let (true, Ok(chunk)) = (dense, <&mut [u8; 64]>::try_from(&mut *chunk)) {
         for (j, bytes) in chunk.chunks_exact_mut(8).enumerate() {
             let mask = SPREAD[((new >> (8 * j)) & 0xff) as usize];

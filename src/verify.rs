@@ -30,6 +30,11 @@
 //!   The start may be listed first or left out; both mean the same moves.
 //! - Lengths ([`parse_length`]): a non-negative integer.
 //! - Flags ([`parse_flag`]): `true`/`false`, `yes`/`no`, `1`/`0`, `unsolvable`/`solvable`.
+//!
+//! Boards beyond 5x5 have no exact distance: [`large::judge_large`] replays and checks a claim
+//! there and holds its guarantee label to what can be shown without one.
+
+pub mod large;
 
 use std::fmt;
 

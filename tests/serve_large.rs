@@ -1,7 +1,9 @@
 //! `npuzzle serve` on boards beyond 5x5 (issue 28): shuffles are the library's seeded
 //! scramblers, hints and solutions the constructive solver's, replayed here with the library
-//! and labelled with the guarantee `none`; no exact distance is claimed; boards over the
-//! server's limit are refused with a one-line 400.
+//! and labelled with the guarantee `none`; no exact distance is claimed; `/api/verify` replays
+//! a claim there and holds its guarantee label to what can be shown without one (`none`
+//! passes, `optimal` and `within F` are unverified); boards over the server's limit are
+//! refused with a one-line 400.
 
 mod common;
 
@@ -42,15 +44,27 @@ impl Server {
 
     /// `GET path` on a connection of its own: the status and the JSON body.
     fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        self.request(&format!(
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        ))
+    }
+
+    /// `POST path` with a JSON body, on a connection of its own.
+    fn post(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        let body = body.to_string();
+        self.request(&format!(
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ))
+    }
+
+    /// Sends `request` whole and reads the reply: the status and the JSON body.
+    fn request(&self, request: &str) -> (u16, serde_json::Value) {
         let mut stream = TcpStream::connect(&self.address).expect("connect");
         stream
             .set_read_timeout(Some(Duration::from_secs(120)))
             .expect("a timeout");
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-        )
-        .expect("the request");
+        stream.write_all(request.as_bytes()).expect("the request");
         let mut reply = String::new();
         stream.read_to_string(&mut reply).expect("the reply");
         let status = reply
@@ -181,6 +195,113 @@ fn large_boards_are_shuffled_seeded_solved_constructively_and_hinted_in_both_met
         .map(|b| b["board"].as_str().unwrap())
         .collect();
     assert_eq!(offered, ["6x6", "7x7", "8x8", "9x9", "10x10"]);
+}
+
+#[test]
+fn claims_on_large_boards_are_replayed_and_judged_with_their_guarantee_labels() {
+    let server = Server::start();
+    let board = "10x10";
+    let goal = LargeState::goal(board.parse().unwrap());
+    let start = scrambles(&goal, Scrambler::Uniform, 3).next().unwrap();
+    let verify = |moves: &str, guarantee: Option<&str>, metric: &str| {
+        let mut body = serde_json::json!({
+            "board": board, "start": commas(&start), "moves": moves, "metric": metric,
+        });
+        if let Some(label) = guarantee {
+            body["guarantee"] = label.into();
+        }
+        server.post("/api/verify", &body)
+    };
+
+    // The server's own solution, with the label it was served with (none), passes; its
+    // claimed length is counted in the metric asked.
+    let (status, json) = server.get(&format!(
+        "/api/solve?board={board}&start={}",
+        commas(&start)
+    ));
+    assert_eq!(status, 200, "{json}");
+    assert_eq!(json["guarantee"], "none");
+    let text = json["moves"].as_str().unwrap().to_string();
+    let moves = parse_moves(&text).unwrap();
+    for metric in Metric::ALL {
+        let (status, json) = verify(&text, Some("none"), metric.name());
+        assert_eq!(status, 200, "{json}");
+        assert_eq!(json["verdict"], "within-guarantee", "{json}");
+        assert_eq!(json["passes"], true);
+        assert!(
+            json["exact"].is_null(),
+            "no exact distance is claimed: {json}"
+        );
+        assert_eq!(json["claimed"], metric.length(&moves));
+        assert_eq!(json["algorithm"], "replay");
+    }
+    // Labelled optimal (also what no label means) or within a factor, it cannot be shown:
+    // unverified, not a pass, and the detail says why.
+    for label in [None, Some("optimal"), Some("within 1.2")] {
+        let (status, json) = verify(&text, label, "stm");
+        assert_eq!(status, 200, "{json}");
+        assert_eq!(json["verdict"], "unverified", "{label:?}: {json}");
+        assert_eq!(json["passes"], false);
+        assert!(
+            json["detail"].as_str().unwrap().contains("out of reach"),
+            "{json}"
+        );
+    }
+    // Wrong claims are named whatever the label: one move short ends elsewhere; the moves
+    // read as the tiles' directions are named so; a move off the board gives its step.
+    let (_, json) = verify(&text[..text.len() - 1], Some("none"), "stm");
+    assert_eq!(json["verdict"], "wrong-end", "{json}");
+    assert_eq!(json["passes"], false);
+    let flipped: String = text
+        .chars()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            'R' => 'L',
+            other => other,
+        })
+        .collect();
+    let (_, json) = verify(&flipped, Some("none"), "stm");
+    assert!(
+        ["wrong-end", "illegal-move"].contains(&json["verdict"].as_str().unwrap()),
+        "{json}"
+    );
+    assert!(
+        json["detail"].as_str().unwrap().contains("tile moves"),
+        "{json}"
+    );
+    let row = start.blank() / 10;
+    let up = "U".repeat(row + 1);
+    let (_, json) = verify(&up, Some("none"), "stm");
+    assert_eq!(json["verdict"], "illegal-move", "{json}");
+    assert!(
+        json["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("step {}:", row + 1)),
+        "{json}"
+    );
+    // Solvability claims are decided by the parity class.
+    let mut swapped = goal.tiles().to_vec();
+    swapped.swap(0, 1);
+    let swapped = LargeState::from_tiles(goal.board(), &swapped).unwrap();
+    for (state, verdict) in [
+        (&swapped, "correct-unsolvable"),
+        (&start, "false-unsolvable"),
+    ] {
+        let body = serde_json::json!({"board": board, "start": commas(state), "unsolvable": true});
+        let (status, json) = server.post("/api/verify", &body);
+        assert_eq!(status, 200, "{json}");
+        assert_eq!(json["verdict"], verdict, "{json}");
+    }
+    let body = serde_json::json!({"board": board, "start": commas(&swapped), "moves": text, "guarantee": "none"});
+    let (_, json) = server.post("/api/verify", &body);
+    assert_eq!(json["verdict"], "false-solution", "{json}");
+    // A label that is none of optimal, within F, none: a one-line 400 naming it.
+    let (status, json) = verify(&text, Some("roughly"), "stm");
+    assert_eq!(status, 400, "{json}");
+    assert!(error(&json).contains("roughly"), "{json}");
 }
 
 #[test]

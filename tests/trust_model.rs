@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::TestCommand;
-use npuzzle::store::file::file_name;
+use npuzzle::store::file::{file_name, mtm_file_name};
 use npuzzle::{Board, BuildOptions, RankSpace, State, Table};
 
 fn text(bytes: &[u8]) -> String {
@@ -142,6 +142,68 @@ fn in_the_users_own_directory_an_edited_entry_is_refused_where_it_is_read() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let out = npuzzle(dir.path(), &["distance", "867254301"]).output();
     assert_eq!(text(&out.stdout), "31\n", "{}", text(&out.stderr));
+}
+
+/// The 3x3 MTM table with the entries of `012345678` and of a state six MTM moves closer
+/// swapped, every checksum recomputed (valid to every check that reads checksums and counts);
+/// and the victim's true MTM distance.
+fn planted_mtm_table() -> (Vec<u8>, u8) {
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let mut bytes = npuzzle::mtm::build_table(&goal, BuildOptions::default())
+        .unwrap()
+        .into_inner();
+    let header_len = Table::from_bytes(&bytes[..]).unwrap().header().len;
+    let space = RankSpace::new(Board::THREE_BY_THREE).unwrap();
+    let victim = header_len + space.rank_unchecked(&"012345678".parse().unwrap()) as usize;
+    let true_distance = bytes[victim];
+    assert!(true_distance > 6, "{true_distance}");
+    let closer = (header_len..bytes.len())
+        .find(|&i| bytes[i] == true_distance - 6)
+        .unwrap();
+    bytes.swap(victim, closer);
+    reseal::reseal_body(&mut bytes);
+    let table = Table::from_bytes(&bytes[..]).expect("the planted table passes every checksum");
+    assert_eq!(table.metric(), npuzzle::Metric::Mtm);
+    (bytes, true_distance)
+}
+
+#[test]
+fn an_edited_mtm_entry_is_refused_where_it_is_read_never_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let (planted, true_distance) = planted_mtm_table();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    std::fs::write(dir.path().join(mtm_file_name(&goal)), &planted).unwrap();
+    // Through the library: the checked read refuses the entry, the plain read shows the edit.
+    let table = npuzzle::mtm::MtmTable::from_table(
+        npuzzle::table::file::open_trusted(&dir.path().join(mtm_file_name(&goal))).unwrap(),
+    )
+    .unwrap();
+    let victim: State = "012345678".parse().unwrap();
+    assert_eq!(
+        table.distance_to(&victim, &goal).unwrap(),
+        Some(true_distance - 6),
+        "the plain read returns the edited entry"
+    );
+    assert!(matches!(
+        table.distance_to_checked(&victim, &goal),
+        Err(npuzzle::TableError::Inconsistent { .. })
+    ));
+    assert!(table.solve_to(&victim, &goal).is_err());
+    // Through the binary: distance and solve under MTM give an error, exit 2, and print no
+    // answer.
+    for args in [
+        ["distance", "--metric", "mtm", "012345678"],
+        ["solve", "--metric", "mtm", "012345678"],
+    ] {
+        let out = npuzzle(dir.path(), &args).output();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        assert!(stderr.contains("inconsistent"), "{args:?}: {stderr}");
+    }
+    // A state the edit does not touch is still answered from the file: one slide away.
+    let out = npuzzle(dir.path(), &["distance", "--metric", "mtm", "123456078"]).output();
+    assert_eq!(text(&out.stdout), "1\n", "{}", text(&out.stderr));
 }
 
 #[test]

@@ -351,6 +351,7 @@ def build(
     board: Optional[str] = None,
     goal: Optional[_StateLike] = None,
     all_blanks: bool = False,
+    metric: Literal["stm", "mtm"] = "stm",
     data_dir: Optional[Union[str, os.PathLike[str]]] = None,
     threads: Optional[int] = None,
     progress: Optional[Callable[[int, int, str], object]] = None,
@@ -359,7 +360,9 @@ def build(
     written.
 
     `what`: "table" (the exact table serving `goal` on a board of at most 12 cells; `board`
-    default 3x3; `all_blanks=True`: one table per blank cell), or a partition's pattern
+    default 3x3; `all_blanks=True`: one table per blank cell; `metric="mtm"`: the MTM table,
+    a slide of several tiles one move, saved as `mtm-<name>.npt`, which `Table(...,
+    metric="mtm")` and `metric="mtm"` questions then open), or a partition's pattern
     databases: "5-5-5", "6-6-3", "7-8" (4x4) or "6-6-6-6" (5x5), for `goal` (default: tiles
     in order, blank last; the blank must be in a corner). Files go into `data_dir` (default:
     `data_dir()`; ValueError when there is none or it may not be used). Each file is checked
@@ -370,7 +373,8 @@ def build(
     placements (databases), and what is being built. The build itself runs with the GIL
     released. An exception raised by `progress`, or KeyboardInterrupt, stops the build at its
     next report (nothing partial is saved) and is raised from `build`. `threads`: the
-    generator's threads (default: every core). Raises ValueError, TableError.
+    generator's threads (default: every core). Raises ValueError (also for `metric="mtm"`
+    with a partition: the MTM search builds its own databases in memory), TableError.
     """
 
 def _distances(

@@ -22,7 +22,7 @@ use npuzzle::answer::{has_table, DEFAULT_BOARD};
 use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::store::file;
 use npuzzle::table::file::save_table;
-use npuzzle::{Board, BuildOptions, State, Table};
+use npuzzle::{Board, BuildOptions, Metric, State, Table};
 
 use crate::convert::{read_board, read_goal};
 use crate::errors::TableError;
@@ -37,9 +37,9 @@ struct Report {
     label: String,
 }
 
-/// What to build: the tables of some goals, or the databases of one partition.
+/// What to build: the tables of some goals in one metric, or the databases of one partition.
 enum Plan {
-    Tables(Vec<State>),
+    Tables(Vec<State>, Metric),
     Databases {
         partition: Partition,
         goal: State,
@@ -51,7 +51,7 @@ enum Plan {
 /// of a named partition (`"5-5-5"`, `"6-6-3"`, `"7-8"`, `"6-6-6-6"`) into `data_dir` (default:
 /// the package's data directory) and returns the paths written. See the stub for the rules.
 #[pyfunction]
-#[pyo3(signature = (what="table", *, board=None, goal=None, all_blanks=false, data_dir=None, threads=None, progress=None))]
+#[pyo3(signature = (what="table", *, board=None, goal=None, all_blanks=false, metric="stm", data_dir=None, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments.
 pub fn build(
     py: Python<'_>,
@@ -59,10 +59,12 @@ pub fn build(
     board: Option<&str>,
     goal: Option<&Bound<'_, PyAny>>,
     all_blanks: bool,
+    metric: &str,
     data_dir: Option<PathBuf>,
     threads: Option<usize>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PathBuf>> {
+    let metric = crate::read_metric(metric)?;
     if let Some(callback) = &progress {
         if !callback.is_callable() {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
@@ -87,7 +89,7 @@ pub fn build(
         })?,
     };
     file::check_data_dir(&dir).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let plan = plan(what, read_board(board)?, goal, all_blanks)?;
+    let plan = plan(what, read_board(board)?, goal, all_blanks, metric)?;
 
     let cancel = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Report>();
@@ -155,6 +157,7 @@ fn plan(
     board: Option<Board>,
     goal: Option<&Bound<'_, PyAny>>,
     all_blanks: bool,
+    metric: Metric,
 ) -> PyResult<Plan> {
     if what == "table" {
         let board = board.unwrap_or(DEFAULT_BOARD);
@@ -172,7 +175,7 @@ fn plan(
         } else {
             vec![State::canonical_goal(board, goal.blank())]
         };
-        return Ok(Plan::Tables(goals));
+        return Ok(Plan::Tables(goals, metric));
     }
     let partition: Partition = what
         .parse()
@@ -183,6 +186,13 @@ fn plan(
         return Err(PyValueError::new_err(
             "all_blanks is for tables: a partition's databases are built for one goal",
         ));
+    }
+    if metric == Metric::Mtm {
+        // As `npuzzle build --pdb` refuses `--metric mtm`: the MTM search builds its own
+        // databases in memory on first use.
+        return Err(PyValueError::new_err(format!(
+            "metric=\"mtm\" is for tables: the {partition} databases count STM moves (MTM searches build their own in memory)"
+        )));
     }
     let goal = read_goal(goal, board.unwrap_or(partition.board()))?;
     let canonical = State::canonical_goal(goal.board(), goal.blank());
@@ -209,7 +219,7 @@ fn run(
     let cancelled = || "the build was cancelled".to_string();
     let mut paths = Vec::new();
     match plan {
-        Plan::Tables(goals) => {
+        Plan::Tables(goals, metric) => {
             let states = |goal: &State| {
                 npuzzle::RankSpace::new(goal.board()).map_or(0, |s| u64::from(s.states()))
             };
@@ -219,13 +229,19 @@ fn run(
                 if cancel.load(Ordering::Relaxed) {
                     return Err(cancelled());
                 }
-                let table =
-                    Table::build(goal, BuildOptions::default()).map_err(|e| e.to_string())?;
-                // Deep-checked (while it is written) and renamed into place only then, as
-                // `npuzzle build` saves it.
+                let table = match metric {
+                    Metric::Stm => Table::build(goal, BuildOptions::default()),
+                    Metric::Mtm => npuzzle::mtm::build_table(goal, BuildOptions::default()),
+                }
+                .map_err(|e| e.to_string())?;
+                // Deep-checked (while it is written) and renamed into place only then, under
+                // the metric's file name (`mtm-<name>.npt` for MTM), as `npuzzle build` saves it.
                 let path = save_table(dir, &table).map_err(|e| e.to_string())?;
                 done += states(goal);
-                let label = format!("{} table for goal {goal}", goal.board());
+                let label = match metric {
+                    Metric::Stm => format!("{} table for goal {goal}", goal.board()),
+                    Metric::Mtm => format!("{} MTM table for goal {goal}", goal.board()),
+                };
                 // A send fails only once the waiting thread has gone, which it never does first.
                 let _ = sender.send(Report { done, total, label });
                 paths.push(path);

@@ -38,6 +38,35 @@ def test_a_small_board_table_is_built_saved_and_answers(tmp_path):
     assert table.distance("123405") == 1
 
 
+def test_an_mtm_table_is_built_saved_under_its_own_name_and_answers_in_mtm(tmp_path):
+    directory = _private_dir(tmp_path)
+    reports = []
+    paths = npuzzle.build(board="2x3", metric="mtm", data_dir=directory,
+                          progress=lambda d, t, label: reports.append((d, t, label)))
+    assert paths == [directory / "mtm-2x3-123450.npt"]
+    assert not (directory / "2x3-123450.npt").exists(), "no STM table was built"
+    assert [(d, t) for d, t, _ in reports] == [(360, 360)]
+    assert "MTM" in reports[0][2]
+    before = paths[0].stat()
+    table = npuzzle.Table(board="2x3", metric="mtm", data_dir=directory)
+    after = paths[0].stat()
+    assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns), "opened, not rebuilt"
+    assert table.metric == "mtm"
+    in_memory = npuzzle.Table(board="2x3", metric="mtm", data_dir=None)
+    stm = npuzzle.Table(board="2x3", data_dir=None)
+    assert table.histogram() == in_memory.histogram()
+    assert table.histogram() != stm.histogram()
+    # The blank two cells above its goal cell: one slide in MTM, two steps in STM.
+    assert table.distance("103254") == 1
+    assert stm.distance("103254") == 2
+    # Databases are STM only, and an unknown metric is named.
+    with pytest.raises(ValueError, match="mtm"):
+        npuzzle.build("6-6-3", metric="mtm", data_dir=directory)
+    with pytest.raises(ValueError, match="hex"):
+        npuzzle.build(board="2x3", metric="hex", data_dir=directory)
+    assert sorted(p.name for p in directory.glob("*.npt")) == ["mtm-2x3-123450.npt"]
+
+
 def test_every_blank_cell_gets_its_table_and_progress_counts_up(tmp_path):
     directory = _private_dir(tmp_path)
     reports = []

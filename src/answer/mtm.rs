@@ -134,7 +134,9 @@ impl Oracle {
                 Method::Reasoning,
             )),
             MtmRoute::Table(table) => {
-                let value = self.read_mtm(table, table.distance_to(start, goal))?;
+                // Checked against the neighbours' entries (one slide away), as an STM answer
+                // is: an entry edited behind valid checksums is refused rather than answered.
+                let value = self.read_mtm(table, table.distance_to_checked(start, goal))?;
                 Ok(Answer::of(
                     value.ok_or_else(|| NoAnswer::unsolvable(start, goal)),
                     Method::Table {

@@ -30,7 +30,7 @@ pub mod walking;
 use crate::board::Move;
 use crate::generate::BuildOptions;
 use crate::metric::{for_each_mtm_move, Metric};
-use crate::rank::{RankSpace, TooLargeError};
+use crate::rank::TooLargeError;
 use crate::solution::Solution;
 use crate::state::State;
 use crate::store::file::StoredBytes;
@@ -43,10 +43,11 @@ use crate::table::{Table, TableError};
 /// # Errors
 /// [`TooLargeError`] for boards too large to rank.
 pub fn build_table(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
-    let space = RankSpace::new(goal.board())?;
-    let distances = generate::distances(&space, goal, options);
-    let bytes = crate::generate::encode(goal, Metric::Mtm, &distances);
-    Ok(Table::from_bytes(bytes).expect("an encoded table decodes"))
+    // Generated into the file's buffer, as the STM tables are: no copy of the body, and no
+    // second pass over it to check the checksums just computed.
+    Table::build_with(goal, Metric::Mtm, |space, body| {
+        generate::distances_into(space, goal, options, body)
+    })
 }
 
 /// The exact MTM distances of one goal's parity class: a [`Table`] whose entries count MTM
@@ -103,15 +104,45 @@ impl MtmTable {
         self.table.distance_to(start, goal)
     }
 
+    /// [`MtmTable::distance_to`], answered only from an entry its MTM neighbours agree with:
+    /// an entry `d` needs a neighbour (one slide away) at `d - 1` unless it is the goal's, and
+    /// none below that ([`Table::distance_to_checked`], the rule the STM answers follow, with
+    /// the moves of the table's metric). So an entry edited behind valid checksums is refused,
+    /// never answered.
+    ///
+    /// ```
+    /// use npuzzle::mtm::MtmTable;
+    /// use npuzzle::{BuildOptions, State};
+    /// let goal = State::goal("3x3".parse()?);
+    /// let table = MtmTable::build(&goal, BuildOptions::default())?;
+    /// let start: State = "123456078".parse()?;
+    /// assert_eq!(table.distance_to_checked(&start, &goal)?, Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Table::distance_to_checked`]: [`TableError::Inconsistent`] for an entry its
+    /// neighbours contradict.
+    pub fn distance_to_checked(
+        &self,
+        start: &State,
+        goal: &State,
+    ) -> Result<Option<u8>, TableError> {
+        self.table.distance_to_checked(start, goal)
+    }
+
     /// An MTM-optimal solution from `start` to `goal`, written as single-cell moves (a slide
     /// of `k` cells is `k` equal letters). `Ok(None)`: unsolvable pair.
     ///
     /// # Errors
-    /// As [`Table::distance_to`]; [`TableError::Inconsistent`] where a state on the walk has
-    /// no MTM neighbour one closer (an entry edited behind its checksums).
+    /// As [`MtmTable::distance_to_checked`]; [`TableError::Inconsistent`] where a state on
+    /// the walk has no MTM neighbour one closer, or the walk ends elsewhere than at the goal
+    /// (an entry edited behind its checksums).
     pub fn solve_to(&self, start: &State, goal: &State) -> Result<Option<Solution>, TableError> {
         let own = *self.table.goal();
-        let Some(mut d) = self.table.distance_to(start, goal)? else {
+        // The start's entry is checked against its neighbours, as a distance is; each later
+        // step needs a neighbour one closer, and the walk must end at the goal.
+        let Some(mut d) = self.table.distance_to_checked(start, goal)? else {
             return Ok(None);
         };
         let mut state = if *goal == own {
@@ -142,6 +173,9 @@ impl MtmTable {
             moves.extend(std::iter::repeat_n(mv, cells));
             state = next;
             d -= 1;
+        }
+        if state != own {
+            return Err(TableError::Inconsistent { goal: own, state });
         }
         Ok(Some(
             Solution::from_moves(*start, moves).expect("moves from the table are legal"),

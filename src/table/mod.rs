@@ -101,14 +101,27 @@ impl Table<Vec<u8>> {
     /// # Errors
     /// [`TooLargeError`] for boards too large to rank.
     pub fn build(goal: &State, options: BuildOptions) -> Result<Table<Vec<u8>>, TooLargeError> {
+        Table::build_with(goal, Metric::Stm, |space, body| {
+            generate::distances_into(space, goal, options, body)
+        })
+    }
+
+    /// [`Table::build`] with the generator of `metric`'s distances: `generate` writes every
+    /// byte of the body it is given and returns the count at each depth. The MTM tables are
+    /// built this way too ([`crate::mtm::build_table`]).
+    pub(crate) fn build_with(
+        goal: &State,
+        metric: Metric,
+        generate: impl FnOnce(&RankSpace, &mut [u8]) -> Vec<u64>,
+    ) -> Result<Table<Vec<u8>>, TooLargeError> {
         let space = RankSpace::new(goal.board())?;
         let states = space.states() as usize;
         // Generated straight into the file's buffer, behind room for the longest header, then
         // moved down to the real header's length: the body is never copied whole.
         let room = format::max_header_len(states as u64);
         let mut data = vec![0u8; room + states];
-        let counts = generate::distances_into(&space, goal, options, &mut data[room..]);
-        let encoded = format::encode_header(goal, Metric::Stm, &data[room..], &counts);
+        let counts = generate(&space, &mut data[room..]);
+        let encoded = format::encode_header(goal, metric, &data[room..], &counts);
         let len = encoded.len();
         data.copy_within(room.., len);
         data.truncate(len + states);
@@ -359,9 +372,14 @@ impl<D: AsRef<[u8]>> Table<D> {
             Metric::Stm => self
                 .space
                 .for_each_neighbour(full, |_, next| compare(self.entry(next >> 1))),
-            // The neighbours of every slide: states of the same class, so never `None`.
-            Metric::Mtm => crate::metric::for_each_mtm_move(state, |_, _, next| {
-                compare(self.distance(next).map(|e| e.unwrap_or(0)))
+            // The states of every slide, each one more single-cell move in the slide's
+            // direction (rank arithmetic, as the generator's; same class as `state`).
+            Metric::Mtm => self.space.for_each_neighbour(full, |mv, first| {
+                let mut at = Some(first);
+                while let Some(next) = at {
+                    compare(self.entry(next >> 1));
+                    at = self.space.neighbour(next, mv);
+                }
             }),
         }
         if let Some(error) = damage {

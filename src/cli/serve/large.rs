@@ -1,7 +1,8 @@
 //! Boards beyond 5x5 in the API: up to [`MAX_CELLS`] cells (32x32, or any shape with as many
 //! cells), answered by the library's [`npuzzle::large`]: shuffles by its seeded scramblers,
 //! solutions and hints by the constructive solver, labelled with the guarantee it carries
-//! (`none`). No exact distance is given there: no table or pattern database exists beyond
+//! (`none`); claimed solutions replayed and judged by the library ([`judge_large`]). No exact
+//! distance is given there: no table or pattern database exists beyond
 //! 5x5, and an optimal search would not finish within a request's time.
 //!
 //! The bound on cells is the server's, not the library's (which reads up to 64x64): the
@@ -11,10 +12,11 @@
 use axum::Json;
 
 use npuzzle::large::{scrambles, solve_constructive, LargeBoard, LargeState, Scrambler};
-use npuzzle::{moves_to_string, Guarantee, Metric, State};
+use npuzzle::verify::large::judge_large;
+use npuzzle::{moves_to_string, Guarantee, Metric, Move, State};
 
 use super::super::input::shorten;
-use super::api::{ApiError, InstanceJson, SampleJson, SolveJson, MAX_SAMPLE_COUNT};
+use super::api::{ApiError, InstanceJson, SampleJson, SolveJson, VerifyJson, MAX_SAMPLE_COUNT};
 
 /// The most cells of a board the server answers on (a 32x32 board).
 pub const MAX_CELLS: usize = 1024;
@@ -100,11 +102,28 @@ pub fn no_distance(board: LargeBoard) -> ApiError {
     ))
 }
 
-/// The answer to `verify` beyond 5x5: not judged (400).
-pub fn no_verdict(board: LargeBoard) -> ApiError {
-    ApiError::bad(format!(
-        "no verdict on {board}: judging an answer needs the exact distance, which is out of reach beyond 5x5"
-    ))
+/// `verify` beyond 5x5: the library's verdict ([`judge_large`]: the moves replayed and
+/// checked, the claimed guarantee held to what can be shown without an exact distance), the
+/// claimed length counted in `metric`; no exact distance.
+pub fn verify(
+    (start, goal): (&LargeState, &LargeState),
+    moves: Option<&[Move]>,
+    unsolvable: Option<bool>,
+    guarantee: Guarantee,
+    metric: Metric,
+) -> VerifyJson {
+    let verdict = judge_large(start, goal, moves, unsolvable, guarantee);
+    VerifyJson {
+        start: start.to_string(),
+        goal: goal.to_string(),
+        verdict: verdict.kind().name(),
+        detail: verdict.detail(),
+        passes: verdict.passes(),
+        exact: serde_json::Value::Null,
+        // 2^32 moves or more saturate, as on the small boards.
+        claimed: moves.map(|m| u32::try_from(metric.length(m)).unwrap_or(u32::MAX)),
+        algorithm: "replay".into(),
+    }
 }
 
 /// `solve` beyond 5x5: the constructive solver's solution, its length and first move counted
