@@ -80,6 +80,11 @@ pub trait Heuristic {
     /// may start loading what it will read (a pattern database's entries) while the search
     /// looks at the other children: the reads' cache misses then overlap instead of waiting
     /// in turn. A hint: it changes nothing. The default does nothing.
+    ///
+    /// The IDA* engine (`search::in_place`) does not call it for now: on the 24-puzzle's
+    /// 6-6-6-6 with regular + reflected lookups the prefetch pass made the search 25-30%
+    /// slower on a quiet machine (Korf and Felner #40: 2.97-3.21 s against 2.27 s; without
+    /// the pass 2.45-2.50 s; BENCHMARKS.md, "After the night's second merge").
     #[inline]
     fn prefetch_within(
         &self,

@@ -223,17 +223,6 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // all the next bound needs.
         let (num, den) = (self.num, self.den);
         let limit = bound.saturating_sub(den * (g + 1)) / num;
-        // First every child's entries are asked for (a prefetch, no wait), then the children
-        // are evaluated: the reads a child needs only if an earlier read did not cut it are
-        // on their way too.
-        for &(mv, target) in self.neighbours.steps[blank].iter().take(count) {
-            if self.prune.step(moves, mv) != DEAD {
-                let target = target as usize;
-                let tile = self.cells[target];
-                self.h
-                    .prefetch_within(node, &self.cells[..self.n], tile, target, blank, limit);
-            }
-        }
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
