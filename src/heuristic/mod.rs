@@ -75,29 +75,6 @@ pub trait Heuristic {
         Bounded::Known(node, h)
     }
 
-    /// Says that [`step_within`](Self::step_within) will soon be asked for this child (same
-    /// arguments; `cells` may be the state before or after the move), so that the heuristic
-    /// may start loading what it will read (a pattern database's entries) while the search
-    /// looks at the other children: the reads' cache misses then overlap instead of waiting
-    /// in turn. A hint: it changes nothing. The default does nothing.
-    ///
-    /// The IDA* engine (`search::in_place`) does not call it for now: on the 24-puzzle's
-    /// 6-6-6-6 with regular + reflected lookups the prefetch pass made the search 25-30%
-    /// slower on a quiet machine (Korf and Felner #40: 2.97-3.21 s against 2.27 s; without
-    /// the pass 2.45-2.50 s; BENCHMARKS.md, "After the night's second merge").
-    #[inline]
-    fn prefetch_within(
-        &self,
-        node: &Self::Node,
-        cells: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-        limit: u32,
-    ) {
-        let _ = (node, cells, tile, from, to, limit);
-    }
-
     /// The estimate for the state whose cells are `cells`.
     fn estimate_cells(&self, cells: &[u8]) -> u32 {
         self.start(cells).1

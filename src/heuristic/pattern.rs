@@ -11,8 +11,7 @@
 //! blank label is read not at all (`dual.rs`).
 //!
 //! In IDA* the lookups are evaluated lazily ([`Heuristic::step_within`]): a child is cut at
-//! the first lookup that puts it beyond the bound, and the entries a node's children may
-//! need are prefetched before any is read ([`Heuristic::prefetch_within`]).
+//! the first lookup that puts it beyond the bound.
 
 use std::sync::Arc;
 
@@ -719,33 +718,6 @@ impl Heuristic for PatternHeuristic {
             h = h.max(Self::with_parity(dual, next.parity));
         }
         (next, h)
-    }
-
-    /// Prefetches the entries of the plain and reflected lookups that
-    /// [`step_within`](Heuristic::step_within) will read for this child, unless the floor
-    /// (no read) already puts it beyond `limit`. The dual lookups are not prefetched.
-    #[inline]
-    fn prefetch_within(
-        &self,
-        node: &PatternNode,
-        cells: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-        limit: u32,
-    ) {
-        let manhattan = self.manhattan_change(tile, from, to);
-        if self.carried(self.floor(node, tile, manhattan)) > limit {
-            return;
-        }
-        for (side, lookup) in self.lookups.iter().enumerate() {
-            let p = lookup.delta.pattern(tile);
-            if p != NO_PATTERN {
-                let change = lookup.delta.delta(cells, tile, from, to);
-                let rank = node.rank[side][p as usize & 3].wrapping_add(change);
-                self.databases[p as usize].prefetch(rank);
-            }
-        }
     }
 
     /// Reads the databases only where the answer can still be within `limit`, and stops at

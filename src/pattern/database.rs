@@ -213,22 +213,6 @@ impl<D: AsRef<[u8]>> PatternDatabase<D> {
         }
     }
 
-    /// Asks the processor to start loading the code of rank `rank` (a prefetch hint, see
-    /// `store::os`), for a search that will read it soon and has other work meanwhile. Does
-    /// nothing for a rank out of range.
-    #[inline]
-    pub fn prefetch(&self, rank: u32) {
-        let body = &self.data.as_ref()[self.header.len..];
-        let index = if self.header.encoding == ENCODING_NIBBLE {
-            rank >> 1
-        } else {
-            rank
-        };
-        if let Some(byte) = body.get(index as usize) {
-            crate::store::prefetch(byte);
-        }
-    }
-
     /// The Manhattan distance of pattern tile `i` (in [`PatternSpace::tiles`] order) from
     /// `cell` to its goal cell.
     #[inline]

@@ -19,4 +19,3 @@ pub(crate) mod os;
 pub use file::{StoredBytes, StoredFileError};
 pub use format::{FormatError, Header};
 pub use mismatch::Mismatch;
-pub(crate) use os::prefetch;

@@ -1,6 +1,6 @@
 //! The library's only `unsafe` code: mapping a stored file into memory, asking the operating
-//! system which user npuzzle runs as, asking it to back a large allocation with huge pages,
-//! and a prefetch hint. Everything else calls these four safe functions.
+//! system which user npuzzle runs as, and asking it to back a large allocation with huge
+//! pages. Everything else calls these three safe functions.
 //!
 //! # Safety of the memory map
 //! `memmap2::Mmap::map` is unsafe because the mapped bytes could change (or vanish, if the
@@ -38,26 +38,6 @@ pub(crate) fn map_read_only(file: &File) -> io::Result<Mmap> {
     // (rule 1), a data directory's files are the user's own and no one else's to write
     // (rule 2), and no byte of the map is used before it is validated (rule 3).
     unsafe { Mmap::map(file) }
-}
-
-/// Asks the processor to bring the cache line holding `byte` closer (into every cache level),
-/// without waiting for it: a search that will read several pattern-database entries asks for
-/// all of them first, so that their cache misses overlap. A hint only: it changes no memory
-/// and no result. Does nothing off x86-64.
-#[inline(always)]
-pub(crate) fn prefetch(byte: &u8) {
-    #[cfg(target_arch = "x86_64")]
-    // Newer compilers declare the intrinsic safe to call (SSE is part of x86-64); older ones
-    // need the block.
-    #[allow(unused_unsafe)]
-    // SAFETY: a prefetch never faults, reads nothing into the program and writes nothing; the
-    // address is that of a live byte anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch(std::ptr::from_ref(byte).cast::<i8>(), _MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = byte;
 }
 
 /// The user npuzzle runs as.
