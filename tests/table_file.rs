@@ -355,8 +355,10 @@ fn a_body_whose_histogram_differs_from_the_header_is_refused_even_with_valid_che
     );
 }
 
-#[test]
-fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_the_table() {
+/// The 3x3 table with the entries of a state one move from the goal (`near`) and one two
+/// moves from it (`far`) swapped, and the checksums sealed again: damage that only the
+/// neighbours' entries (or a deep check) reveal.
+fn swapped_entries() -> (Vec<u8>, State, State) {
     let space = npuzzle::RankSpace::new(Board::THREE_BY_THREE).unwrap();
     let near: State = "123456708".parse().unwrap();
     let far: State = "123456078".parse().unwrap();
@@ -367,6 +369,12 @@ fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_t
         len + space.rank_unchecked(&far) as usize,
     );
     reseal::reseal_body(&mut edited);
+    (edited, near, far)
+}
+
+#[test]
+fn a_deep_check_that_fails_keeps_every_read_checked_and_one_that_passes_trusts_the_table() {
+    let (edited, near, far) = swapped_entries();
     let table = Table::from_bytes(&edited[..]).expect("checksums and histogram pass");
     assert!(matches!(
         table.distance_checked(&near),
@@ -448,16 +456,7 @@ fn a_walk_reading_block_by_block_takes_the_moves_of_a_walk_over_a_checked_body()
 /// removed; one that passes is saved with its exact bytes and nothing else is left behind.
 #[test]
 fn save_table_never_names_a_table_that_fails_the_deep_check_and_leaves_no_temporary_file() {
-    let space = npuzzle::RankSpace::new(Board::THREE_BY_THREE).unwrap();
-    let near: State = "123456708".parse().unwrap();
-    let far: State = "123456078".parse().unwrap();
-    let mut edited = bytes().to_vec();
-    let len = header_len();
-    edited.swap(
-        len + space.rank_unchecked(&near) as usize,
-        len + space.rank_unchecked(&far) as usize,
-    );
-    reseal::reseal_body(&mut edited);
+    let (edited, _, _) = swapped_entries();
     let table = Table::from_bytes(edited).expect("checksums and histogram pass");
     let dir = tempfile::tempdir().unwrap();
     let listing = || -> Vec<String> {
