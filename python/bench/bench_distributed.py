@@ -55,28 +55,6 @@ def uniform_4x4(n, seed, goal):
     return np.array(rows, dtype=np.uint8)
 
 
-def walked_from(goal, n, seed, moves=60):
-    """`n` 4x4 boards `moves` random blank moves from `goal` (None: the default goal): quick
-    to solve, for the per-task overhead."""
-    import numpy as np
-
-    rng = random.Random(seed)
-    start = [int(t) for t in goal.split()] if goal else list(range(1, 16)) + [0]
-    rows = []
-    for _ in range(n):
-        tiles = list(start)
-        blank = tiles.index(0)
-        for _ in range(moves):
-            r, c = divmod(blank, 4)
-            steps = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-            r2, c2 = rng.choice([(a, b) for a, b in steps if 0 <= a < 4 and 0 <= b < 4])
-            other = r2 * 4 + c2
-            tiles[blank], tiles[other] = tiles[other], tiles[blank]
-            blank = other
-        rows.append(tiles)
-    return np.array(rows, dtype=np.uint8)
-
-
 def _noop(x):
     return x
 
@@ -169,7 +147,7 @@ def main():
             print(f"2000 empty tasks: {empty:.2f} s = {empty / 2000 * 1e3:.2f} ms per task")
             # Walked from the bench's goal: the databases already open (never the default
             # goal's in a directory prepared for Korf's, which would be checked and recorded).
-            small = walked_from(goal, 2000, seed=2)
+            small = walked_4x4(2000, seed=2, goal=goal)
             npuzzle.distances(small, goal)
             options = {"client": client, "data_dir": args.data_dir}
             _, big = timed(lambda: nd.distances(small, goal, chunk=1000, **options))

@@ -86,15 +86,16 @@ def random_4x4(n, seed):
     return np.array(rows, dtype=np.uint8)
 
 
-def walked_4x4(n, seed, moves=60):
-    """`n` 4x4 boards `moves` random blank moves from the goal: solvable, and quick to solve
-    with 6-6-3 (a uniformly drawn 15-puzzle takes about 0.1 s, too long for thousands in the
-    fast tier; the long tier labels uniform ones)."""
+def walked_4x4(n, seed, moves=60, goal=None):
+    """`n` 4x4 boards `moves` random blank moves from `goal` (a string; None: the default
+    goal): solvable, and quick to solve with 6-6-3 (a uniformly drawn 15-puzzle takes about
+    0.1 s, too long for thousands in the fast tier; the long tier labels uniform ones)."""
     rng = random.Random(seed)
+    start = [int(t) for t in goal.split()] if goal else list(range(1, 16)) + [0]
     rows = []
     for _ in range(n):
-        tiles = list(range(1, 16)) + [0]
-        blank = 15
+        tiles = list(start)
+        blank = tiles.index(0)
         for _ in range(moves):
             r, c = divmod(blank, 4)
             steps = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
