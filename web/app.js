@@ -345,9 +345,11 @@ function describeBoard() {
   // Beyond 5x5 a shuffle is a uniformly random state or a random walk, the server's choice
   // of scramblers; the verdict needs an exact distance, which is out of reach there.
   $('scramble-label').hidden = !isLarge();
-  $('check').disabled = isLarge();
+  // Beyond 5x5 a claim is replayed and checked, but no length guarantee can be shown: the
+  // label a constructive solver gives (none) is the one that can pass there.
+  $('claim-guarantee').value = isLarge() ? 'none' : 'optimal';
   $('verify-note').textContent = isLarge()
-    ? 'Not on boards beyond 5x5: a verdict needs the exact distance, which is out of reach there.' : '';
+    ? 'Beyond 5x5 the moves are replayed and checked against the goal; a claim of optimal or within F needs the exact distance, out of reach there, so it is reported unverified.' : '';
 }
 
 function setBoard() {
@@ -440,7 +442,7 @@ async function check() {
   $('verdict').dataset.state = asked;
   const reply = await api('/api/verify', {}, {
     start: stateText(game.tiles), goal: stateText(game.goal), board: boardText(), moves,
-    metric: $('metric').value,
+    metric: $('metric').value, guarantee: $('claim-guarantee').value.trim() || 'optimal',
   });
   const out = $('verdict');
   if (out.dataset.state !== asked) return; // the board moved on while the server judged

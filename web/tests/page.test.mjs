@@ -339,9 +339,27 @@ test('a 10x10 board shuffles, moves, and gives constructive hints labelled not o
     assert.match(await page.textContent('#status'), /constructive solver \(guarantee none: not optimal\)/);
     const moves = await page.getAttribute('#solution-moves', 'data-moves');
     assert.ok(moves.length > 0);
+
+    // The solution checked as a claim: beyond 5x5 the page offers the label `none`, which
+    // passes once the moves reach the goal; claimed optimal it cannot be shown, so it is
+    // unverified; a move cut off fails whatever the label.
+    assert.equal(await page.inputValue('#claim-guarantee'), 'none');
+    const verdictOf = async (claim, guarantee) => {
+      await page.fill('#claim', claim);
+      await page.fill('#claim-guarantee', guarantee);
+      await page.evaluate(() => { delete document.querySelector('#verdict').dataset.verdict; });
+      await page.click('#check');
+      await page.waitForSelector('#verdict[data-verdict]');
+      return page.getAttribute('#verdict', 'data-verdict');
+    };
+    assert.equal(await verdictOf(moves, 'none'), 'within-guarantee');
+    assert.equal(await verdictOf(moves, 'optimal'), 'unverified');
+    assert.equal(await verdictOf(moves, 'within 1.5'), 'unverified');
+    assert.notEqual(await verdictOf(moves.slice(0, -1), 'none'), 'within-guarantee');
+    await page.fill('#claim', '');
+
     await page.click('#step');
     await page.waitForFunction((b) => document.querySelector('#grid').dataset.state !== b, now.state);
-    assert.equal(await page.getAttribute('#check', 'disabled'), '');
     mkdirSync(out, { recursive: true });
     await page.screenshot({ path: path.join(out, 'page-10x10.png'), fullPage: true });
   } finally {
