@@ -122,6 +122,9 @@ fn run() -> Result<ExitCode, String> {
         let relabelled = instance.start.relabel_for(&goal);
         let mut result = if dual {
             search::dual_idastar(&relabelled, &h, Limits::default()).result
+        } else if let Some(lean) = h.regular_reflected() {
+            // Without dual lookups: the heuristic's smaller node, the same search.
+            search::run_with(Algorithm::IdaStar, &lean, &relabelled, Limits::default())
         } else {
             search::run_with(Algorithm::IdaStar, &h, &relabelled, Limits::default())
         };

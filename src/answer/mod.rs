@@ -1047,7 +1047,12 @@ impl Oracle {
                 let (h, which) = &**found;
                 // The databases are for the canonical goal: relabel the start (moves commute
                 // with relabelling), then replay the moves from the caller's start.
-                let mut result = search::run_with(algorithm, h, &start.relabel_for(goal), limits);
+                // Without dual lookups the search runs on the heuristic's smaller node.
+                let relabelled = start.relabel_for(goal);
+                let mut result = match h.regular_reflected() {
+                    Some(lean) => search::run_with(algorithm, &lean, &relabelled, limits),
+                    None => search::run_with(algorithm, h, &relabelled, limits),
+                };
                 if let Outcome::Solved(solution) = &result.outcome {
                     let moves = solution.moves().to_vec();
                     result.outcome = Outcome::Solved(
@@ -1105,7 +1110,11 @@ impl Oracle {
         let (mut result, heuristic, databases) = match &patterns {
             Some(found) => {
                 let (h, which) = &**found;
-                let result = search::weighted_idastar(&start.relabel_for(goal), h, factor, limits);
+                let relabelled = start.relabel_for(goal);
+                let result = match h.regular_reflected() {
+                    Some(lean) => search::weighted_idastar(&relabelled, &lean, factor, limits),
+                    None => search::weighted_idastar(&relabelled, h, factor, limits),
+                };
                 (result, HeuristicKind::PatternDatabase, Some(*which))
             }
             None => {

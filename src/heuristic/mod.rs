@@ -23,7 +23,10 @@ use std::str::FromStr;
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
 pub use misplaced::Misplaced;
-pub use pattern::{Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, UnknownLookups};
+pub use pattern::{
+    CarriedNode, Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, RegularReflected,
+    UnknownLookups,
+};
 
 use crate::board::MAX_CELLS;
 use crate::state::State;

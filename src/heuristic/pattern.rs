@@ -12,6 +12,12 @@
 //!
 //! In IDA* the lookups are evaluated lazily ([`Heuristic::step_within`]): a child is cut at
 //! the first lookup that puts it beyond the bound.
+//!
+//! Without a dual lookup the dual terms would only be copied from node to node: a search
+//! with regular and reflected lookups alone runs on [`RegularReflected`], whose node
+//! ([`CarriedNode`], 44 bytes with four patterns) holds the ranks, codes and sums and nothing
+//! else, as before the dual lookups were carried (BENCHMARKS.md, "The node rate with regular
+//! + reflected lookups").
 
 use std::sync::Arc;
 
@@ -284,18 +290,57 @@ impl std::fmt::Debug for PatternHeuristic {
     }
 }
 
-/// What [`PatternHeuristic`] keeps per node: each pattern's rank and stored code, plain and
-/// reflected, and the two sums of values (Manhattan distance of the pattern tiles plus twice
-/// the codes); each pattern's term of the dual lookups used (dual, dual-reflected); and the
-/// parity of the distance (that of the tiles' Manhattan distances; every move flips it).
+/// What the regular and reflected lookups keep per node: each pattern's rank and stored
+/// code, plain and reflected, and the two sums of values (Manhattan distance of the pattern
+/// tiles plus twice the codes). The node of [`RegularReflected`]; 44 bytes with four
+/// patterns.
 #[derive(Clone, Copy, Debug)]
-pub struct PatternNode {
+pub struct CarriedNode {
     rank: [[u32; MAX_PATTERNS]; 2],
     code: [[u8; MAX_PATTERNS]; 2],
     sum: [u16; 2],
+}
+
+/// What [`PatternHeuristic`] keeps per node: the regular and reflected lookups'
+/// [`CarriedNode`]; each pattern's term of the dual lookups used (dual, dual-reflected); and
+/// the parity of the distance (that of the tiles' Manhattan distances; every move flips it).
+/// 56 bytes with four patterns.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternNode {
+    carried: CarriedNode,
     dual: [[u8; MAX_PATTERNS]; 2],
     parity: u8,
 }
+
+/// A [`PatternHeuristic`] without dual lookups (regular, reflected or both), searched with
+/// the smaller [`CarriedNode`]: the same estimates, the same lazy order, the same nodes
+/// searched, but no dual terms or parity copied and updated at every node (8-10% of the
+/// CPU time on the 24-puzzle; BENCHMARKS.md, "The node rate with regular + reflected
+/// lookups"). Made by [`PatternHeuristic::regular_reflected`].
+///
+/// ```
+/// use std::{ops::ControlFlow, sync::Arc};
+/// use npuzzle::heuristic::{Heuristic, PatternHeuristic};
+/// use npuzzle::pattern::PatternDatabase;
+/// use npuzzle::search::{idastar, Limits};
+/// use npuzzle::{Board, State};
+/// let goal = State::canonical_goal(Board::THREE_BY_THREE, 0);
+/// let none = &|_| ControlFlow::Continue(());
+/// let mut dbs = Vec::new();
+/// for tiles in [&[1u8, 3, 4][..], &[2, 5, 6, 7, 8]] {
+///     dbs.push(Arc::new(PatternDatabase::build(&goal, tiles, none)?.map_into()));
+/// }
+/// let h = PatternHeuristic::new(&goal, dbs, true)?;
+/// let lean = h.regular_reflected().expect("no dual lookup");
+/// let start: State = "867254301".parse()?;
+/// assert_eq!(lean.estimate(&start), h.estimate(&start));
+/// let (a, b) = (idastar(&start, &lean, Limits::default()), idastar(&start, &h, Limits::default()));
+/// assert_eq!((a.expanded, a.generated), (b.expanded, b.generated));
+/// assert_eq!(a.solution().map(|s| s.len()), Some(b.solution().unwrap().len()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct RegularReflected<'h>(&'h PatternHeuristic);
 
 impl PatternHeuristic {
     /// The heuristic for `goal` from disjoint databases (all for `goal`); with `reflect`, the
@@ -478,6 +523,13 @@ impl PatternHeuristic {
         self.used
     }
 
+    /// This heuristic as [`RegularReflected`], whose search nodes carry no dual terms; `None`
+    /// where a dual lookup is used. The same estimates and the same searches, at a lower
+    /// cost per node: what a search with regular and reflected lookups should run on.
+    pub fn regular_reflected(&self) -> Option<RegularReflected<'_>> {
+        (!self.used.any_dual()).then_some(RegularReflected(self))
+    }
+
     /// The databases, in the order given.
     pub fn databases(&self) -> &[Arc<PatternDatabase<StoredBytes>>] {
         &self.databases
@@ -573,7 +625,7 @@ impl PatternHeuristic {
     /// `manhattan`), less the moved pattern's new code: a lower bound known without a read,
     /// since codes are at least 0.
     #[inline(always)]
-    fn floor(&self, node: &PatternNode, tile: u8, manhattan: u16) -> [u16; 2] {
+    fn floor(&self, node: &CarriedNode, tile: u8, manhattan: u16) -> [u16; 2] {
         let mut floor = node.sum;
         for (side, lookup) in self.lookups.iter().enumerate() {
             let p = lookup.delta.pattern(tile);
@@ -609,7 +661,7 @@ impl PatternHeuristic {
     #[inline(always)]
     fn advance(
         &self,
-        node: &mut PatternNode,
+        node: &mut CarriedNode,
         side: usize,
         cells: &[u8],
         (tile, from, to): (u8, usize, usize),
@@ -631,23 +683,14 @@ impl PatternHeuristic {
             .wrapping_add(2 * u16::from(code))
             .wrapping_sub(2 * u16::from(old));
     }
-}
 
-impl Heuristic for PatternHeuristic {
-    type Node = PatternNode;
-
-    fn goal(&self) -> &State {
-        &self.goal
-    }
-
-    /// Ranks every pattern from scratch (the steps carry the ranks on).
-    fn start(&self, cells: &[u8]) -> (PatternNode, u32) {
-        let mut node = PatternNode {
+    /// The regular and reflected lookups' part of [`Heuristic::start`]: every pattern ranked
+    /// from scratch.
+    fn carried_start(&self, cells: &[u8]) -> CarriedNode {
+        let mut node = CarriedNode {
             rank: [[0; MAX_PATTERNS]; 2],
             code: [[0; MAX_PATTERNS]; 2],
             sum: [0; 2],
-            dual: [[0; MAX_PATTERNS]; 2],
-            parity: 0,
         };
         for (side, lookup) in self.lookups.iter().enumerate() {
             // The cell of each tile, as the databases see the position.
@@ -668,13 +711,92 @@ impl Heuristic for PatternHeuristic {
                 node.sum[side] += u16::try_from(db.value(&placement)).expect("a bound below 2^16");
             }
         }
+        node
+    }
+
+    /// The regular and reflected lookups' part of [`Heuristic::step`]: every lookup read.
+    #[inline(always)]
+    fn carried_step(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+    ) -> CarriedNode {
+        let mut next = *node;
+        let manhattan = self.manhattan_change(tile, from, to);
+        self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
+        if self.lookups.len() == 2 {
+            self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
+        }
+        next
+    }
+
+    /// The regular and reflected lookups' part of [`Heuristic::step_within`]: the child's
+    /// node where the larger of its carried sums is within `limit`, else a lower bound of
+    /// that sum above `limit` (`Err`). Stored codes are at least 0, so each sum less the
+    /// moved pattern's old code is a lower bound on the child's sum, known without a read;
+    /// where it already exceeds `limit` (about half of all moves at the search's frontier,
+    /// those that take a tile away from home), the child is cut without touching a table.
+    /// Otherwise the plain and reflected lookups are read, the one whose sum was larger at
+    /// the parent first (the likelier to cut the child alone), the second only if the first
+    /// does not exceed `limit`.
+    #[inline(always)]
+    fn carried_within(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+        limit: u32,
+    ) -> Result<CarriedNode, u32> {
+        let manhattan = self.manhattan_change(tile, from, to);
+        let floor = self.floor(node, tile, manhattan);
+        let at_least = self.carried(floor);
+        if at_least > limit {
+            return Err(at_least);
+        }
+        let mut next = *node;
+        if self.lookups.len() == 2 {
+            let used = [self.used.regular, self.used.reflected];
+            let first = usize::from(!used[0] || (used[1] && node.sum[1] > node.sum[0]));
+            let second = 1 - first;
+            self.advance(&mut next, first, cells, (tile, from, to), manhattan);
+            if u32::from(next.sum[first]) > limit {
+                let other = if used[second] { floor[second] } else { 0 };
+                return Err(u32::from(next.sum[first].max(other)));
+            }
+            self.advance(&mut next, second, cells, (tile, from, to), manhattan);
+        } else {
+            self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
+        }
+        let h = self.carried(next.sum);
+        if h > limit {
+            return Err(h);
+        }
+        Ok(next)
+    }
+}
+
+impl Heuristic for PatternHeuristic {
+    type Node = PatternNode;
+
+    fn goal(&self) -> &State {
+        &self.goal
+    }
+
+    /// Ranks every pattern from scratch (the steps carry the ranks on).
+    fn start(&self, cells: &[u8]) -> (PatternNode, u32) {
+        let mut node = PatternNode {
+            carried: self.carried_start(cells),
+            dual: [[0; MAX_PATTERNS]; 2],
+            parity: 0,
+        };
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
         for (cell, &tile) in cells.iter().enumerate() {
             if tile != 0 {
                 node.parity ^= self.manhattan[tile as usize & 31][cell & 31] & 1;
             }
         }
-        let mut h = self.carried(node.sum);
+        let mut h = self.carried(node.carried.sum);
         for (side, used) in [self.used.dual, self.used.dual_reflected]
             .into_iter()
             .enumerate()
@@ -701,14 +823,12 @@ impl Heuristic for PatternHeuristic {
         from: usize,
         to: usize,
     ) -> (PatternNode, u32) {
-        let mut next = *node;
-        next.parity ^= 1;
-        let manhattan = self.manhattan_change(tile, from, to);
-        self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
-        if self.lookups.len() == 2 {
-            self.advance(&mut next, 1, cells, (tile, from, to), manhattan);
-        }
-        let mut h = self.carried(next.sum);
+        let mut next = PatternNode {
+            carried: self.carried_step(&node.carried, cells, (tile, from, to)),
+            dual: node.dual,
+            parity: node.parity ^ 1,
+        };
+        let mut h = self.carried(next.carried.sum);
         if self.used.dual {
             let dual = self.dual_step(&mut next, 0, cells, from, to);
             h = h.max(Self::with_parity(dual, next.parity));
@@ -721,16 +841,14 @@ impl Heuristic for PatternHeuristic {
     }
 
     /// Reads the databases only where the answer can still be within `limit`, and stops at
-    /// the first lookup that proves the child beyond it. Stored codes are at least 0, so each
-    /// sum less the moved pattern's old code is a lower bound on the child's sum, known
-    /// without a read; where it already exceeds `limit` (about half of all moves at the
-    /// search's frontier, those that take a tile away from home), the child is cut without
-    /// touching a table. Otherwise the plain and reflected lookups are read, the one whose
-    /// sum was larger at the parent first (the likelier to cut the child alone), the second
-    /// only if the first does not exceed `limit`; then the dual lookups, each only if every
-    /// lookup before it is within `limit`. A child within `limit` gets every lookup asked
-    /// for, as [`step`](Heuristic::step) computes them (tests/search_lazy.rs).
-    #[inline]
+    /// the first lookup that proves the child beyond it: the regular and reflected lookups
+    /// as `RegularReflected` reads them (the floor without a read, then the one larger at
+    /// the parent first), then the dual lookups, each only if every lookup before it is
+    /// within `limit`. A child within `limit` gets every lookup asked for, as
+    /// [`step`](Heuristic::step) computes them (tests/search_lazy.rs).
+    // Inlined into the search: as a call, the child's node comes back through memory and is
+    // copied again (BENCHMARKS.md, "The node rate with regular + reflected lookups").
+    #[inline(always)]
     fn step_within(
         &self,
         node: &PatternNode,
@@ -740,31 +858,16 @@ impl Heuristic for PatternHeuristic {
         to: usize,
         limit: u32,
     ) -> Bounded<PatternNode> {
-        let manhattan = self.manhattan_change(tile, from, to);
-        let floor = self.floor(node, tile, manhattan);
-        let at_least = self.carried(floor);
-        if at_least > limit {
-            return Bounded::Beyond(at_least);
-        }
-        let mut next = *node;
-        next.parity ^= 1;
-        if self.lookups.len() == 2 {
-            let used = [self.used.regular, self.used.reflected];
-            let first = usize::from(!used[0] || (used[1] && node.sum[1] > node.sum[0]));
-            let second = 1 - first;
-            self.advance(&mut next, first, cells, (tile, from, to), manhattan);
-            if u32::from(next.sum[first]) > limit {
-                let other = if used[second] { floor[second] } else { 0 };
-                return Bounded::Beyond(u32::from(next.sum[first].max(other)));
-            }
-            self.advance(&mut next, second, cells, (tile, from, to), manhattan);
-        } else {
-            self.advance(&mut next, 0, cells, (tile, from, to), manhattan);
-        }
-        let mut h = self.carried(next.sum);
-        if h > limit {
-            return Bounded::Beyond(h);
-        }
+        let carried = match self.carried_within(&node.carried, cells, (tile, from, to), limit) {
+            Ok(carried) => carried,
+            Err(at_least) => return Bounded::Beyond(at_least),
+        };
+        let mut next = PatternNode {
+            carried,
+            dual: node.dual,
+            parity: node.parity ^ 1,
+        };
+        let mut h = self.carried(next.carried.sum);
         for (side, used) in [self.used.dual, self.used.dual_reflected]
             .into_iter()
             .enumerate()
@@ -779,5 +882,50 @@ impl Heuristic for PatternHeuristic {
             }
         }
         Bounded::Known(next, h)
+    }
+}
+
+impl Heuristic for RegularReflected<'_> {
+    type Node = CarriedNode;
+
+    fn goal(&self) -> &State {
+        &self.0.goal
+    }
+
+    /// Ranks every pattern from scratch (the steps carry the ranks on).
+    fn start(&self, cells: &[u8]) -> (CarriedNode, u32) {
+        let node = self.0.carried_start(cells);
+        (node, self.0.carried(node.sum))
+    }
+
+    #[inline]
+    fn step(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> (CarriedNode, u32) {
+        let next = self.0.carried_step(node, cells, (tile, from, to));
+        (next, self.0.carried(next.sum))
+    }
+
+    /// As [`PatternHeuristic`]'s, without the dual lookups: the same estimates and lower
+    /// bounds, so the same search.
+    #[inline(always)]
+    fn step_within(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Bounded<CarriedNode> {
+        match self.0.carried_within(node, cells, (tile, from, to), limit) {
+            Ok(next) => Bounded::Known(next, self.0.carried(next.sum)),
+            Err(at_least) => Bounded::Beyond(at_least),
+        }
     }
 }

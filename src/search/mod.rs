@@ -424,7 +424,10 @@ pub fn run(
         }
         HeuristicKind::PatternDatabase => {
             match PatternHeuristic::build(goal, Partition::SixSixThree, true) {
-                Ok(h) => run_with(algorithm, &h, start, limits),
+                Ok(h) => match h.regular_reflected() {
+                    Some(lean) => run_with(algorithm, &lean, start, limits),
+                    None => run_with(algorithm, &h, start, limits),
+                },
                 Err(_) => run_with(algorithm, &LinearConflict::new(goal), start, limits),
             }
         }
