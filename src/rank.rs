@@ -581,17 +581,6 @@ impl RankSpace {
         })
     }
 
-    /// The full index one move `mv` from full index `full`, if the blank can make it: repeated,
-    /// the states of one MTM slide, by the same rank arithmetic (nothing unranked).
-    #[inline]
-    pub(crate) fn neighbour(&self, full: u32, mv: Move) -> Option<u32> {
-        let (blank, perm) = self.split(full);
-        self.steps[blank as usize]
-            .iter()
-            .find(|step| step.mv == mv)
-            .map(|step| self.step_index(step, perm))
-    }
-
     /// The blank cell and the tile rank of full index `full`, without a hardware division.
     #[inline(always)]
     pub(crate) fn split(&self, full: u32) -> (u32, u32) {

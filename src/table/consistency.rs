@@ -11,7 +11,9 @@
 //!
 //! Under MTM a slide of `k` cells is `k` single-cell moves in one direction: the same pair
 //! `k` blocks along for a horizontal slide, the tile rank rotated through each of the `k`
-//! windows for a vertical one. So the same walk checks an MTM table, over the MTM neighbours.
+//! windows for a vertical one. A vertical slide only reorders the digits of its windows'
+//! union, so it too moves whole runs of consecutive pairs by one change, computed once a run.
+//! So the same walk checks an MTM table, over the MTM neighbours.
 
 use rayon::prelude::*;
 
@@ -69,7 +71,13 @@ enum Neighbours<'a> {
     /// (`below` is 1): the tile rank `2 * pair + low` moves by
     /// `changes[(2 * pair) % span + low]` (`span`, the changes' count, is even).
     EveryRank { changes: &'a [i32] },
-    /// An MTM slide through several windows: each tile rank rotated through each in turn.
+    /// An MTM slide through several windows whose digits together are the same over runs of
+    /// `2 * run` tile ranks: the slide only reorders the digits of the windows' union, so
+    /// every pair of a run moves by one change, found once a run by rotating the run's first
+    /// tile rank through each window in turn (the class bit kept, as for [`Neighbours::Runs`]).
+    SlideRuns { run: usize, windows: &'a [u32] },
+    /// An MTM slide whose union of windows ends at the last digit or the one before (runs of
+    /// one tile rank): each tile rank rotated through each window in turn.
     Slide { windows: &'a [u32] },
 }
 
@@ -128,7 +136,18 @@ pub(crate) fn first_inconsistent_entry(
                         changes,
                     },
                 },
-                _ => Neighbours::Slide { windows },
+                _ => {
+                    // The union's digits are those up to the end of the window that reaches
+                    // furthest, whose `below` is the smallest.
+                    let below = windows.iter().map(|&w| space.runs(w).0).min();
+                    match below {
+                        Some(below) if below >= 2 => Neighbours::SlideRuns {
+                            run: below as usize / 2,
+                            windows,
+                        },
+                        _ => Neighbours::Slide { windows },
+                    }
+                }
             };
             let around: &[u8] = match neighbours {
                 Neighbours::Same => &entries[block + first..block + first + len],
@@ -207,6 +226,24 @@ fn gather(
                 if even == span {
                     even = 0;
                 }
+            }
+        }
+        Neighbours::SlideRuns { run, windows } => {
+            // A slice a run, its change from the run's first tile rank (a multiple of `below`,
+            // so even: the pair moves by half of it, its class bit kept).
+            let mut within = first % run;
+            let mut at = 0;
+            while at < out.len() {
+                let pair = first + at;
+                let here = (run - within).min(out.len() - at);
+                // Below n! < 2^32: a tile rank.
+                #[allow(clippy::cast_possible_truncation)]
+                let start = (2 * (pair - within)) as u32;
+                let next = windows.iter().fold(start, |p, &w| space.rotate(w, p));
+                let from = pair.wrapping_add_signed((next as isize - start as isize) / 2);
+                out[at..at + here].copy_from_slice(&to[from..from + here]);
+                at += here;
+                within = 0;
             }
         }
         Neighbours::Slide { windows } => {

@@ -361,10 +361,14 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut closer = false;
         let mut too_close = false;
         let mut damage = None;
+        // "One closer" wraps in `u8`, as the deep check's rule does: a neighbour at 255 (a
+        // body edited behind valid checksums) counts as -1 and refuses the entry, never
+        // overflows.
         let mut compare = |entry: Result<u8, TableError>| match entry {
             Ok(e) => {
-                closer |= e + 1 == d;
-                too_close |= e + 1 < d;
+                let one_more = e.wrapping_add(1);
+                closer |= one_more == d;
+                too_close |= one_more < d;
             }
             Err(error) => damage = Some(error),
         };
@@ -373,14 +377,27 @@ impl<D: AsRef<[u8]>> Table<D> {
                 .space
                 .for_each_neighbour(full, |_, next| compare(self.entry(next >> 1))),
             // The states of every slide, each one more single-cell move in the slide's
-            // direction (rank arithmetic, as the generator's; same class as `state`).
-            Metric::Mtm => self.space.for_each_neighbour(full, |mv, first| {
-                let mut at = Some(first);
-                while let Some(next) = at {
-                    compare(self.entry(next >> 1));
-                    at = self.space.neighbour(next, mv);
+            // direction (rank arithmetic, as the generator's; same class as `state`). The
+            // blank's cell and the tile rank are split once; each further cell of a slide
+            // starts from the last one's tile rank (a horizontal step keeps it), so a state of
+            // a slide costs at most one rotation, never a division of the full index.
+            Metric::Mtm => {
+                let (blank, perm) = self.space.split(full);
+                for first in self.space.slots(blank) {
+                    let (mut next, mut tiles) = self.space.through(first, perm);
+                    let mut cell = first.to;
+                    loop {
+                        compare(self.entry(next >> 1));
+                        // On to the row's or column's end.
+                        let slots = self.space.slots(cell);
+                        let Some(on) = slots.iter().find(|slot| slot.mv == first.mv) else {
+                            break;
+                        };
+                        (next, tiles) = self.space.through(on, tiles);
+                        cell = on.to;
+                    }
                 }
-            }),
+            }
         }
         if let Some(error) = damage {
             return Err(error);

@@ -12,3 +12,6 @@ npuzzle="$root/target/release/npuzzle"
   "$npuzzle" sample --count 50 --seed 2026 --depth 31 --format csv --with-answers | tail -n +2
 } > "$here/instances.csv"
 cd "$here" && cargo +nightly bench --bench slidy3x3
+
+# slidy and npuzzle in one process (small boards in both metrics, the constructive solver):
+# see side-by-side/run.sh.

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# slidy 0.7 and npuzzle's library in one process on the same instances (see src/main.rs).
+# Needs a nightly toolchain (`rustup toolchain install nightly`), as slidy does.
+#
+#   ./run.sh small [ROUNDS] [COUNT]
+#       the small boards (3x3, 2x3, 3x2, 2x4, 4x2), both metrics: table builds and optimal
+#       solves, lengths compared
+#   PDB_DIR=DIR ./run.sh constructive [COUNT] [OPTIMAL_COUNT] [LIMIT_S]
+#       the constructive solver on 4x4, 5x5, 10x10, 32x32; on 4x4 against slidy's optimal
+#       solver and npuzzle's IDA* on the 6-6-3 databases of the goal 1 2 .. 15 _ found in DIR
+#       (copied to a scratch directory first: opening them records their check beside them)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+cargo +nightly build --release -q
+bin="$here/target/release/side-by-side"
+what="${1:-small}"
+shift || true
+uptime
+case "$what" in
+  small) "$bin" small "$@" ;;
+  constructive)
+    : "${PDB_DIR:?PDB_DIR: the directory holding the 6-6-3 databases of the goal 1 2 .. 15 0}"
+    scratch="$(mktemp -d)"
+    trap 'rm -rf "$scratch"' EXIT
+    for group in 1-2-5-6-9-10 3-4-7-8-11-12 13-14-15; do
+      cp "$PDB_DIR/4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-$group.npt" "$scratch"/
+    done
+    "$bin" constructive "$scratch" "$@" ;;
+  *) echo "usage: $0 small|constructive [ARGS]" >&2; exit 2 ;;
+esac
+uptime
