@@ -51,6 +51,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// Indices, ranks and words convert between u64 and usize throughout: an index is below
+// 2^32 (at most 16 cells, four classes: `Colouring::entries`), a word fits 30 bits and a
+// letter two, so no conversion here truncates.
+#![allow(clippy::cast_possible_truncation)]
+
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
