@@ -245,7 +245,9 @@ fn the_15_puzzle_mtm_histogram_starts_as_published() {
 #[ignore = "long tier: the 15-puzzle's transposed goal, 43 MTM moves"]
 fn the_transposed_15_puzzle_goal_is_43_mtm_moves() {
     // The goal reflected in its main diagonal: one of the 16 positions at 43 (Norskog and
-    // Davidson, 2010; A389728's a(43) = 16).
+    // Davidson, 2010; A389728's a(43) = 16). The search-only oracle builds Rokicki's
+    // colouring database in memory (151 MB, deep-checked) and searches with it, read on the
+    // state and on its transposed conjugate, maxed with the walking distance.
     let goal = State::goal("4x4".parse::<Board>().unwrap());
     let start = State::parse("1 5 9 13 / 2 6 10 14 / 3 7 11 15 / 4 8 12 0", None).unwrap();
     let oracle = Oracle::search_only();

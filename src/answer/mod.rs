@@ -58,6 +58,7 @@ use crate::board::Board;
 use crate::guarantee::{Factor, Guarantee};
 use crate::heuristic::{Heuristic, HeuristicKind, Lookups, PatternHeuristic};
 use crate::metric::Metric;
+use crate::mtm::colouring::ColouringDb;
 use crate::mtm::heuristic::MtmHeuristic;
 use crate::mtm::MtmTable;
 use crate::pattern::Partition;
@@ -584,6 +585,8 @@ pub struct Oracle {
     mtm_tables: slots::Slots<MtmTable>,
     /// The MTM estimate of each goal searched for.
     mtm_estimates: Mutex<HashMap<State, Arc<MtmHeuristic>>>,
+    /// The 4x4 MTM colouring database, once asked for (`None`: it could not be had).
+    mtm_colouring: std::sync::OnceLock<Option<Arc<ColouringDb<StoredBytes>>>>,
 }
 
 impl fmt::Debug for Oracle {
@@ -604,6 +607,7 @@ impl Oracle {
             patterns: Mutex::new(HashMap::new()),
             mtm_tables: slots::Slots::new(),
             mtm_estimates: Mutex::new(HashMap::new()),
+            mtm_colouring: std::sync::OnceLock::new(),
         }
     }
 
@@ -621,6 +625,7 @@ impl Oracle {
             patterns: Mutex::new(HashMap::new()),
             mtm_tables: slots::Slots::new(),
             mtm_estimates: Mutex::new(HashMap::new()),
+            mtm_colouring: std::sync::OnceLock::new(),
         }
     }
 

@@ -3,14 +3,16 @@
 //! Boards with tables read the MTM table of the goal's board and blank cell (built in memory
 //! on first use and kept for the oracle's life); every other question is searched by IDA*
 //! with the MTM estimate of the goal, kept for the oracle's life (the walking distance, maxed
-//! on 4x4 with MTM pattern databases built in memory: [`crate::mtm::heuristic::MtmHeuristic`];
-//! [`crate::mtm::search::ida_star`]).
+//! on 4x4 with Rokicki's colouring database where the goal's blank is on the last cell,
+//! opened from or saved in the data directory, else with MTM pattern databases built in
+//! memory: [`crate::mtm::heuristic::MtmHeuristic`]; [`crate::mtm::search::ida_star`]).
 
 use std::sync::Arc;
 
 use super::{Answer, AnswerError, Choice, Draws, Exact, How, Judged, Method, NoAnswer, Oracle};
 use crate::generate::BuildOptions;
 use crate::metric::Metric;
+use crate::mtm::colouring::{Colouring, ColouringDb};
 use crate::mtm::heuristic::MtmHeuristic;
 use crate::mtm::search::ida_star;
 use crate::mtm::MtmTable;
@@ -18,8 +20,15 @@ use crate::sample::{self as sampling, SampleOptions};
 use crate::search::{Algorithm, Outcome};
 use crate::solution::Solution;
 use crate::state::State;
+use crate::store::StoredBytes;
 use crate::table::TableError;
 use crate::verify::{self, Claim};
+
+use super::source::build_colouring_isolated;
+
+/// Whether the colouring database's estimate is maxed with the walking distance (measured in
+/// BENCHMARKS.md, "MTM 4x4 optimal: the relabelled database").
+const COLOURING_WITH_WALKING: bool = false;
 
 /// Where an MTM question goes.
 enum MtmRoute<'a> {
@@ -85,11 +94,48 @@ impl Oracle {
 
     fn mtm_estimate(&self, goal: &State) -> Arc<MtmHeuristic> {
         let mut known = self.mtm_estimates.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(
-            known
-                .entry(*goal)
-                .or_insert_with(|| Arc::new(MtmHeuristic::new(goal))),
-        )
+        Arc::clone(known.entry(*goal).or_insert_with(|| {
+            let colouring = Colouring::four_by_four();
+            let db = (goal.board() == colouring.board() && goal.blank() == colouring.blank())
+                .then(|| self.mtm_colouring_database())
+                .flatten();
+            Arc::new(match db {
+                // Any goal with the blank on the colouring's cell: its tiles take the classes
+                // of their goal cells (a relabelling that keeps the blank's cell).
+                Some(db) => MtmHeuristic::with_colouring(goal, db, COLOURING_WITH_WALKING)
+                    .expect("the goal's board and blank cell are the colouring's"),
+                None => MtmHeuristic::new(goal),
+            })
+        }))
+    }
+
+    /// The 4x4 colouring database towards the default goal, from the source (a data
+    /// directory opens or builds and saves its file), else, where the source keeps none
+    /// (`Ok(None)`) or there is no source, built (and deep-checked) in memory, once; `None`
+    /// where the source refused or the build failed (the search then uses the 5-tile
+    /// databases).
+    fn mtm_colouring_database(&self) -> Option<Arc<ColouringDb<StoredBytes>>> {
+        self.mtm_colouring
+            .get_or_init(|| {
+                let colouring = Colouring::four_by_four();
+                let goal = State::goal(colouring.board());
+                // A source that refuses (the server's, without the file) means no database.
+                let kept = match &self.source {
+                    Some(source) => source.mtm_colouring_database(&goal, &colouring).ok()?,
+                    None => None,
+                };
+                let db = match kept {
+                    Some(db) => db,
+                    None => {
+                        let built = build_colouring_isolated(&goal, &colouring, None).ok()?;
+                        built.verify_deep().ok()?;
+                        built.map_into()
+                    }
+                };
+                // On huge pages where the system gives them: the search reads it at random.
+                Some(Arc::new(db.resident().unwrap_or(db)))
+            })
+            .clone()
     }
 
     fn mtm_route(

@@ -12,6 +12,8 @@ use std::ops::ControlFlow;
 use super::store::{self, Notice};
 use crate::generate::BuildOptions;
 use crate::metric::Metric;
+use crate::mtm::colouring::{Colouring, ColouringDb};
+use crate::mtm::colouring_file::colouring_file_name;
 use crate::pattern::{BuildError, PatternDatabase, Progress};
 use crate::state::State;
 use crate::store::file::{
@@ -71,6 +73,21 @@ pub trait TableSource: Send + Sync {
     /// Told when an MTM table it gave turned out damaged (see [`TableSource::damaged`]).
     fn damaged_mtm(&self, goal: &State) {
         let _ = goal;
+    }
+
+    /// The MTM colouring database of `colouring` towards `goal` (the canonical goal of its
+    /// blank cell), for the MTM search of 4x4: `Ok(None)` where the source keeps none, and the
+    /// answer layer builds it in memory (the default).
+    ///
+    /// # Errors
+    /// Whatever kept the source from opening or building it.
+    fn mtm_colouring_database(
+        &self,
+        goal: &State,
+        colouring: &Colouring,
+    ) -> Result<Option<ColouringDb<StoredBytes>>, SourceError> {
+        let _ = (goal, colouring);
+        Ok(None)
     }
 }
 
@@ -137,6 +154,13 @@ pub enum SourceEvent<'a> {
     },
     /// A layer of a pattern database build is done.
     PatternProgress(Progress),
+    /// An MTM colouring database is about to be built: `entries` one-byte entries.
+    BuildingColouring {
+        /// The canonical goal.
+        goal: &'a State,
+        /// Its entries, one byte each.
+        entries: u64,
+    },
 }
 
 /// Builds of at least this many bytes are announced before they begin (a note or a spinner from
@@ -162,6 +186,11 @@ impl SourceEvent<'_> {
     /// ```
     pub fn announcement(&self) -> Option<String> {
         match self {
+            SourceEvent::BuildingColouring { goal, entries } => Some(format!(
+                "building the {} MTM colouring database for goal {goal}: {} MB ({entries} entries), tens of seconds of work; it is saved in the data directory and reused (delete it to reclaim the space)",
+                goal.board(),
+                entries.div_ceil(1_000_000)
+            )),
             SourceEvent::Building { goal, states } if *states >= ANNOUNCED_BUILD_BYTES => {
                 Some(format!(
                     "building the {} table for goal {goal}: {} MB ({states} states), seconds of work; it is saved in the data directory and reused (delete it to reclaim the space)",
@@ -257,6 +286,27 @@ impl TableSource for DataDir {
 
     fn damaged_mtm(&self, goal: &State) {
         let _ = std::fs::remove_file(self.dir.join(mtm_file_name(goal)));
+    }
+
+    /// Opens the colouring database's file ([`colouring_file_name`]), or builds, checks and
+    /// saves it, as for the pattern databases.
+    fn mtm_colouring_database(
+        &self,
+        goal: &State,
+        colouring: &Colouring,
+    ) -> Result<Option<ColouringDb<StoredBytes>>, SourceError> {
+        let _lock = build_lock(&self.dir, &colouring_file_name(goal, colouring));
+        let (db, notices) = store::load_or_build_colouring(&self.dir, goal, colouring, || {
+            (self.report)(SourceEvent::BuildingColouring {
+                goal,
+                entries: colouring.entries(),
+            });
+            build_colouring_isolated(goal, colouring, self.threads).map_err(SourceError::from)
+        })?;
+        for notice in &notices {
+            (self.report)(SourceEvent::Notice(notice));
+        }
+        Ok(Some(db))
     }
 
     /// Opens the database's file in the directory; builds and saves it when it is missing or
@@ -358,6 +408,33 @@ pub(crate) fn build_pattern_isolated(
                         ControlFlow::Continue(())
                     })
                 })
+            })
+            .join()
+            .expect("the generator does not panic")
+    })
+}
+
+/// Builds an MTM colouring database on a thread and a pool of its own (see
+/// [`build_isolated`]).
+///
+/// # Errors
+/// As [`ColouringDb::build`].
+pub(crate) fn build_colouring_isolated(
+    goal: &State,
+    colouring: &Colouring,
+    threads: Option<usize>,
+) -> Result<ColouringDb<Vec<u8>>, crate::mtm::colouring::ColouringError> {
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .expect("a rayon pool of a few threads can always be built");
+                pool.install(|| ColouringDb::build(goal, colouring.clone()))
             })
             .join()
             .expect("the generator does not panic")

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::generate::BuildOptions;
 use crate::metric::Metric;
+use crate::mtm::colouring::{Colouring, ColouringDb};
+use crate::mtm::colouring_file::{self, colouring_file_name};
 use crate::pattern::{self, PatternDatabase};
 use crate::state::State;
 use crate::store::file::{
@@ -231,6 +233,62 @@ pub fn load_or_build_pattern<E>(
         }
     }
     Ok((Some(built.map_into()), notices))
+}
+
+/// [`load_or_build_pattern`] for an MTM colouring database: opens the file of `colouring` for
+/// `goal` in `dir` ([`colouring_file::open_in_data_dir`]); where it is missing, damaged or for
+/// another goal or colouring, runs `build` and saves the result (deep-checked, atomically).
+/// Where the directory cannot be used, the built database is kept in memory
+/// ([`Notice::InMemory`]).
+///
+/// # Errors
+/// What `build` returns; [`StoredFileError::Inconsistent`] where a database built here fails
+/// its deep check (a generator fault: never used).
+pub fn load_or_build_colouring<E: From<StoredFileError>>(
+    dir: &Path,
+    goal: &State,
+    colouring: &Colouring,
+    build: impl FnOnce() -> Result<ColouringDb<Vec<u8>>, E>,
+) -> Result<(ColouringDb<StoredBytes>, Vec<Notice>), E> {
+    let path = dir.join(colouring_file_name(goal, colouring));
+    let mut notices = Vec::new();
+    let checked = |db: ColouringDb<Vec<u8>>| -> Result<ColouringDb<StoredBytes>, E> {
+        db.verify_deep()
+            .map_err(|error| StoredFileError::Inconsistent {
+                path: path.clone(),
+                error: Box::new(error),
+            })?;
+        Ok(db.map_into())
+    };
+    if let Err(reason) = check_data_dir(dir) {
+        notices.push(Notice::InMemory { reason });
+        return Ok((checked(build()?)?, notices));
+    }
+    let problem = match colouring_file::open_in_data_dir(dir, &path, goal, colouring) {
+        Ok(db) => return Ok((db, notices)),
+        Err(error) => error,
+    };
+    let built = build()?;
+    if !problem.is_replaceable() {
+        notices.push(Notice::InMemory { reason: problem });
+        return Ok((checked(built)?, notices));
+    }
+    match colouring_file::save(&path, &built) {
+        Ok(()) => notices.push(if problem.is_missing() {
+            Notice::Built { path }
+        } else {
+            Notice::Rebuilt { reason: problem }
+        }),
+        Err(reason @ StoredFileError::Inconsistent { .. }) => return Err(reason.into()),
+        Err(reason) => {
+            if !problem.is_missing() {
+                notices.push(Notice::Damaged { reason: problem });
+            }
+            notices.push(Notice::InMemory { reason });
+            return Ok((checked(built)?, notices));
+        }
+    }
+    Ok((built.map_into(), notices))
 }
 
 fn into_owned(table: Table<Vec<u8>>) -> Table<StoredBytes> {

@@ -208,6 +208,16 @@ impl BuildProgress {
                     what: "pattern database",
                 });
             }
+            SourceEvent::BuildingColouring { .. } => {
+                if let Some(announcement) = event.announcement() {
+                    eprintln!("npuzzle: note: {announcement}");
+                }
+                *current = Some(Build {
+                    began: Instant::now(),
+                    bar: None,
+                    what: "MTM colouring database",
+                });
+            }
             SourceEvent::PatternProgress(p) => {
                 if let Some(bar) = current.as_ref().and_then(|b| b.bar.as_ref()) {
                     bar.set_length(p.entries);

@@ -24,9 +24,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::Arc;
+
 use crate::board::MAX_CELLS;
 use crate::state::State;
+use crate::store::StoredBytes;
 
+use super::colouring::{ColouringDb, ColouringError, MAX_COLOURING_CELLS};
 use super::pattern::{PatternDb, PatternError};
 use super::search::Estimate;
 use super::walking::WalkingDistance;
@@ -43,11 +47,44 @@ struct Mirror {
     tile: [u8; MAX_CELLS],
 }
 
+/// A colouring database read towards one goal, on the state and (where the goal is its own
+/// mirror image) on the mirrored state.
+#[derive(Debug)]
+struct ColouringProbe {
+    db: Arc<ColouringDb<StoredBytes>>,
+    /// Each tile's letter towards the goal.
+    letters: [u8; MAX_COLOURING_CELLS],
+    /// The mirror's cell map and each tile's letter after the mirror's relabelling.
+    mirror: Option<([u8; MAX_COLOURING_CELLS], [u8; MAX_COLOURING_CELLS])>,
+}
+
+impl ColouringProbe {
+    #[inline]
+    fn estimate(&self, state: &State) -> u32 {
+        let Some((cell, letter)) = &self.mirror else {
+            return self.db.estimate_with(&self.letters, state);
+        };
+        let (mut board, mut mirrored) = (0u64, 0u64);
+        for (c, &t) in state.cells().iter().enumerate() {
+            let t = usize::from(t);
+            board |= u64::from(self.letters[t]) << (2 * c);
+            mirrored |= u64::from(letter[t]) << (2 * cell[c]);
+        }
+        let blank = state.blank();
+        self.db
+            .entry_of(board, blank)
+            .max(self.db.entry_of(mirrored, usize::from(cell[blank])))
+    }
+}
+
 /// The walking distance maxed with pattern databases (see the module documentation).
 #[derive(Debug)]
 pub struct MtmHeuristic {
     goal: State,
     walking: WalkingDistance,
+    /// Whether the walking distance is read (always without a colouring database).
+    use_walking: bool,
+    colouring: Option<ColouringProbe>,
     databases: Vec<PatternDb>,
     mirror: Option<Mirror>,
 }
@@ -89,6 +126,8 @@ impl MtmHeuristic {
         Ok(MtmHeuristic {
             goal: *goal,
             walking: WalkingDistance::new(goal),
+            use_walking: true,
+            colouring: None,
             mirror: if databases.is_empty() {
                 None
             } else {
@@ -98,10 +137,55 @@ impl MtmHeuristic {
         })
     }
 
+    /// The estimate towards `goal` from a colouring database (Rokicki's, on 4x4: see
+    /// [`super::colouring`]) read on the state and, where the goal's blank is on the main
+    /// diagonal of a square board, on the mirrored state; maxed with the walking distance
+    /// where `walking` is set. `goal` may be any goal with the database's board and blank
+    /// cell (its tiles take the classes of their cells in `goal`).
+    ///
+    /// # Errors
+    /// [`ColouringError::OtherGoal`] for a goal on another board or with its blank elsewhere.
+    pub fn with_colouring(
+        goal: &State,
+        db: Arc<ColouringDb<StoredBytes>>,
+        walking: bool,
+    ) -> Result<MtmHeuristic, ColouringError> {
+        let letters = db.colouring().letters_for(goal)?;
+        let mirror = Mirror::of(goal).map(|m| {
+            let mut cell = [0u8; MAX_COLOURING_CELLS];
+            cell.copy_from_slice(&m.cell[..MAX_COLOURING_CELLS]);
+            let mut letter = [0u8; MAX_COLOURING_CELLS];
+            for (t, slot) in letter.iter_mut().enumerate().take(goal.cells().len()) {
+                *slot = letters[usize::from(m.tile[t])];
+            }
+            (cell, letter)
+        });
+        Ok(MtmHeuristic {
+            goal: *goal,
+            walking: WalkingDistance::new(goal),
+            use_walking: walking,
+            colouring: Some(ColouringProbe {
+                db,
+                letters,
+                mirror,
+            }),
+            databases: Vec::new(),
+            mirror: None,
+        })
+    }
+
     /// The same estimate without the mirror reads (for measuring what they add).
     pub fn unmirrored(mut self) -> MtmHeuristic {
         self.mirror = None;
+        if let Some(probe) = &mut self.colouring {
+            probe.mirror = None;
+        }
         self
+    }
+
+    /// Whether a colouring database is read ([`MtmHeuristic::with_colouring`]).
+    pub fn has_colouring(&self) -> bool {
+        self.colouring.is_some()
     }
 
     /// The goal.
@@ -116,13 +200,19 @@ impl MtmHeuristic {
 
     /// Whether the databases are also read on the mirrored state.
     pub fn mirrored(&self) -> bool {
-        self.mirror.is_some()
+        self.mirror.is_some() || self.colouring.as_ref().is_some_and(|p| p.mirror.is_some())
     }
 
     /// A lower bound on the MTM distance from `state` to the goal.
     #[allow(clippy::cast_possible_truncation)] // a cell index is below MAX_CELLS (at most 25)
     pub fn estimate(&self, state: &State) -> u32 {
-        let mut best = self.walking.estimate(state);
+        let mut best = match &self.colouring {
+            Some(probe) => probe.estimate(state),
+            None => 0,
+        };
+        if self.use_walking {
+            best = best.max(self.walking.estimate(state));
+        }
         if self.databases.is_empty() {
             return best;
         }

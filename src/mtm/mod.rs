@@ -6,8 +6,10 @@
 //! histogram), built by its own breadth-first search ([`generate`]). Larger boards are searched
 //! by IDA* ([`search::ida_star`]) with the walking-distance estimate counted in MTM moves
 //! ([`walking::WalkingDistance`]), maxed on 4x4 with MTM pattern databases
-//! ([`pattern::PatternDb`], [`heuristic::MtmHeuristic`]); the STM pattern databases are not
-//! admissible under MTM.
+//! ([`pattern::PatternDb`], [`heuristic::MtmHeuristic`]), or, towards goals with the blank
+//! on the last cell, with Rokicki's colouring database ([`colouring::ColouringDb`], saved in
+//! the data directory by [`colouring_file`]); the STM pattern databases are not admissible
+//! under MTM.
 //!
 //! ```
 //! use npuzzle::mtm::MtmTable;
@@ -21,6 +23,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod colouring;
+pub mod colouring_file;
 pub mod generate;
 pub mod heuristic;
 pub mod pattern;

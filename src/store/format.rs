@@ -7,15 +7,15 @@
 //! | 0 | 8 | magic `NPUZZLE\0` (first, so a foreign file is "not an npuzzle table") |
 //! | 8 | 4 | format version, `u32` = [`FORMAT_VERSION`] |
 //! | 12 | 4 | header length `H`, `u32` = `92 + 8 * (max_depth + 1) + 4 * B` |
-//! | 16 | 1 | kind: 1 = exact distance table, 2 = additive pattern database |
+//! | 16 | 1 | kind: 1 = exact distance table, 2 = additive pattern database, 3 = MTM colouring database |
 //! | 17 | 1 | board width |
 //! | 18 | 1 | board height |
 //! | 19 | 1 | entry encoding: 1 = one byte per entry; 2 = four bits per entry (pattern databases) |
-//! | 20 | 1 | metric of an exact table's distances: 0 = STM, 1 = MTM ([`Metric`]); zero in pattern databases |
+//! | 20 | 1 | metric of an exact table's distances: 0 = STM, 1 = MTM ([`Metric`]); zero in pattern databases, 1 in colouring databases |
 //! | 21 | 3 | reserved, zero |
 //! | 24 | 32 | goal: one byte per cell row-major, 0 = blank; bytes past the board are `0xFF` |
-//! | 56 | 8 | pattern mask: bit `t` for each pattern tile `t`; zero in exact tables |
-//! | 64 | 8 | entry count `N`, `u64` = cells! / 2 (exact), cells!/(cells-k)! (pattern of `k` tiles) |
+//! | 56 | 8 | pattern mask: bit `t` for each pattern tile `t`; zero in exact tables; a colouring database's classes, four bits a goal cell |
+//! | 64 | 8 | entry count `N`, `u64` = cells! / 2 (exact), cells!/(cells-k)! (pattern of `k` tiles), cells times the classes' multinomial (colouring) |
 //! | 72 | 4 | CRC-32 (IEEE) of the whole body |
 //! | 76 | 1 | block shift `S`: the body is checked in blocks of `2^S` bytes (12..=30) |
 //! | 77 | 3 | reserved, zero |
@@ -74,6 +74,9 @@ pub const FIXED_HEADER_LEN: usize = 88;
 pub const KIND_DISTANCE_TABLE: u8 = 1;
 /// Kind byte of an additive pattern database.
 pub const KIND_PATTERN_DATABASE: u8 = 2;
+/// Kind byte of an MTM colouring database (the `mtm::colouring` module's): exact MTM
+/// distances of an abstraction that keeps the blank's cell and colours the tiles into classes.
+pub const KIND_COLOURING_DATABASE: u8 = 3;
 /// Encoding byte for one byte per entry.
 pub const ENCODING_BYTE_PER_STATE: u8 = 1;
 /// Encoding byte for four bits per entry, two entries a byte (pattern databases only).
@@ -135,7 +138,7 @@ pub enum FormatError {
     },
     /// A kind or entry encoding this build does not know.
     #[error(
-        "unsupported table kind {kind} / encoding {encoding} (this build reads kind 1 with encoding 1, and kind 2 with encoding 1 or 2)"
+        "unsupported table kind {kind} / encoding {encoding} (this build reads kind 1 with encoding 1, kind 2 with encoding 1 or 2, and kind 3 with encoding 1)"
     )]
     UnsupportedKind {
         /// Kind byte.
@@ -429,6 +432,33 @@ pub fn encode_pattern_database(goal: &State, mask: u64, codes: &[u8]) -> Vec<u8>
     out
 }
 
+/// Encodes the header of an MTM colouring database ([`KIND_COLOURING_DATABASE`]) whose body
+/// is `body` (one byte an entry, every entry a distance): its classes `mask` (four bits a
+/// goal cell), the histogram counted here. The body follows the header in the file.
+pub fn encode_colouring_header(goal: &State, mask: u64, body: &[u8]) -> Vec<u8> {
+    use rayon::prelude::*;
+    let histogram = body
+        .par_chunks(1 << BLOCK_SHIFT)
+        .map(count_depths_all)
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let max = histogram.iter().rposition(|&n| n > 0).unwrap_or(0);
+    encode_header_of(
+        (KIND_COLOURING_DATABASE, METRIC_MTM),
+        ENCODING_BYTE_PER_STATE,
+        mask,
+        body.len() as u64,
+        goal,
+        body,
+        &histogram[..=max],
+    )
+}
+
 /// `kind` is the kind byte and the metric byte.
 fn encode_header_of(
     (kind, metric): (u8, u8),
@@ -539,7 +569,12 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         });
     }
     let pattern_kind = kind == KIND_PATTERN_DATABASE;
-    let reserved_mask = if pattern_kind { 0..0 } else { 56..64 };
+    let colouring_kind = kind == KIND_COLOURING_DATABASE;
+    let reserved_mask = if pattern_kind || colouring_kind {
+        0..0
+    } else {
+        56..64
+    };
     // The metric byte is a field of exact tables only.
     let reserved_metric = if pattern_kind { 20..21 } else { 0..0 };
     for offset in reserved_metric
@@ -555,6 +590,7 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
     let known = match kind {
         KIND_DISTANCE_TABLE => encoding == ENCODING_BYTE_PER_STATE,
         KIND_PATTERN_DATABASE => encoding == ENCODING_BYTE_PER_STATE || encoding == ENCODING_NIBBLE,
+        KIND_COLOURING_DATABASE => encoding == ENCODING_BYTE_PER_STATE,
         _ => false,
     };
     if !known {
@@ -565,10 +601,12 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         METRIC_MTM => Metric::Mtm,
         found => return Err(FormatError::UnknownMetric { found }),
     };
-    // Exact tables need a board that ranks; a pattern database any board.
+    // Exact tables need a board that ranks; a pattern database any board; a colouring
+    // database at most 16 cells.
     let board = Board::new(width as usize, height as usize)
         .ok()
-        .filter(|b| pattern_kind || RankSpace::new(*b).is_ok())
+        .filter(|b| pattern_kind || colouring_kind || RankSpace::new(*b).is_ok())
+        .filter(|b| !colouring_kind || b.cells() <= 16)
         .ok_or(FormatError::UnsupportedBoard { width, height })?;
     let mask = u64_at(bytes, 56);
     let pattern_entries = if pattern_kind {
@@ -584,6 +622,14 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, FormatError> {
         State::from_tiles(board, &goal_bytes[..board.cells()]).map_err(|_| FormatError::BadGoal)?;
     let expected_entries = match pattern_entries {
         Some(entries) => entries,
+        None if colouring_kind => {
+            if metric != Metric::Mtm {
+                return Err(FormatError::UnknownMetric {
+                    found: bytes[METRIC_OFFSET],
+                });
+            }
+            colouring_entries(board, goal.blank(), mask).ok_or(FormatError::BadPattern { mask })?
+        }
         None => (1..=board.cells() as u64).product::<u64>() / 2,
     };
     let entries = u64_at(bytes, 64);
@@ -750,6 +796,29 @@ fn pattern_entries(board: Board, mask: u64) -> Option<u64> {
     }
     let entries: u128 = (n - k + 1..=n).map(|f| f as u128).product();
     u64::try_from(entries).ok().filter(|&e| e <= 1 << 32)
+}
+
+/// The entry count of a colouring database on `board` whose goal's blank is on `blank` and
+/// whose classes are `mask` (four bits a cell): the cells times the multinomial of the four
+/// classes' sizes; `None` where the mask is not a colouring (the blank's cell not class 0,
+/// another cell not of class 1 to 4, bits past the board). The rule of the MTM colouring's
+/// `Colouring::from_mask`, written on the mask so that the store needs no MTM types.
+fn colouring_entries(board: Board, blank: usize, mask: u64) -> Option<u64> {
+    let n = board.cells();
+    if n > 16 || (n < 16 && mask >> (4 * n) != 0) {
+        return None;
+    }
+    let mut sizes = [0u64; 5];
+    for cell in 0..n {
+        let class = (mask >> (4 * cell) & 0xF) as usize;
+        if (cell == blank) != (class == 0) || class > 4 {
+            return None;
+        }
+        sizes[class] += 1;
+    }
+    let factorial = |k: u64| (1..=k).product::<u64>();
+    let tiles = n as u64 - 1;
+    Some(n as u64 * factorial(tiles) / sizes[1..].iter().map(|&s| factorial(s)).product::<u64>())
 }
 
 /// Offsets where each header field starts, for damage tests and `npuzzle check`.

@@ -50,4 +50,12 @@ pub enum Mismatch {
         /// The tiles asked for, ascending.
         expected: Vec<u8>,
     },
+    /// The MTM colouring database colours the goal's cells otherwise than asked for.
+    #[error("the colouring database has classes {found:?}, not {expected:?}")]
+    Colouring {
+        /// The file's class of each goal cell.
+        found: Vec<u8>,
+        /// The classes asked for.
+        expected: Vec<u8>,
+    },
 }

@@ -238,6 +238,27 @@ impl<S: TableSource> TableSource for PolicySource<S> {
         self.inner.damaged_mtm(goal);
     }
 
+    /// The MTM colouring database only where its file is already in the data directory (the
+    /// inner source opens and checks it): the server never builds its 151 MB, and without it
+    /// the 4x4 MTM search uses the 5-tile databases.
+    fn mtm_colouring_database(
+        &self,
+        goal: &State,
+        colouring: &npuzzle::mtm::colouring::Colouring,
+    ) -> Result<Option<npuzzle::mtm::colouring::ColouringDb<StoredBytes>>, SourceError> {
+        let name = npuzzle::mtm::colouring_file::colouring_file_name(goal, colouring);
+        if self
+            .dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(&name).is_file())
+        {
+            return self.inner.mtm_colouring_database(goal, colouring);
+        }
+        Err(Box::new(Refused(format!(
+            "the server builds no MTM colouring database ({name} is not in the data directory)"
+        ))))
+    }
+
     /// A database present in the data directory is opened (its first use checks it deeply);
     /// a missing one is built only under `--build`, within the budget, else the question is
     /// searched without it (never refused for that: the search has its own limit).
