@@ -319,7 +319,9 @@ pub enum Method {
     /// Decided without a table or a search: an unsolvable pair (by parity), or a claim judged
     /// from itself alone (an illegal move, a wrong end).
     Reasoning,
-    /// Weighted IDA* (`g + factor * h`, `h` admissible): at most `factor` times the optimum.
+    /// Bounded-suboptimal search ([`search::bounded_idastar`]: passes of weighted IDA*,
+    /// `g + factor * h` with `h` admissible, against a proven lower bound): at most `factor`
+    /// times the optimum.
     Bounded {
         /// The factor.
         factor: Factor,
@@ -1092,8 +1094,9 @@ impl Oracle {
         })
     }
 
-    /// Weighted IDA* with `factor`: on the pattern databases where the goal has some, else
-    /// on linear conflict (both admissible, so the factor is guaranteed).
+    /// The bounded-suboptimal search ([`search::bounded_idastar`]) with `factor`: on the
+    /// pattern databases where the goal has some, else on linear conflict (both admissible,
+    /// so the factor is guaranteed).
     fn bounded(
         &self,
         start: &State,
@@ -1105,12 +1108,12 @@ impl Oracle {
         let (mut result, heuristic, databases) = match &patterns {
             Some(found) => {
                 let (h, which) = &**found;
-                let result = search::weighted_idastar(&start.relabel_for(goal), h, factor, limits);
-                (result, HeuristicKind::PatternDatabase, Some(*which))
+                let found = search::bounded_idastar(&start.relabel_for(goal), h, factor, limits);
+                (found.result, HeuristicKind::PatternDatabase, Some(*which))
             }
             None => {
                 let h = crate::heuristic::LinearConflict::new(goal);
-                let result = search::weighted_idastar(start, &h, factor, limits);
+                let result = search::bounded_idastar(start, &h, factor, limits).result;
                 (result, HeuristicKind::LinearConflict, None)
             }
         };
