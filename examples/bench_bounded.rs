@@ -1,75 +1,252 @@
-//! Bounded-suboptimal search on Korf and Felner's fifty 24-puzzles (BENCHMARKS.md): weighted
-//! IDA* on the 6-6-6-6 pattern databases of `--data-dir` (Korf's goal, blank first), for each
-//! factor, with a time limit per instance; prints each instance's length against the
-//! published optimum and its time, then a summary of what finished. Every length is checked
-//! against factor x optimum.
+//! Bounded-suboptimal search on Korf and Felner's fifty 24-puzzles (BENCHMARKS.md, "Fast
+//! solutions"): the answer layer's bounded search (`npuzzle::search::bounded_idastar`) on the
+//! 6-6-6-6 pattern databases of `--data-dir` (Korf's goal, blank first, the regular and
+//! reflected lookups the answer layer uses), for each factor, with a limit of CPU time per
+//! instance; with `--baseline`, weighted IDA* (`weighted_idastar`, what answered before) on
+//! the same instances right after it, in the same process. Prints each instance's length
+//! against the published optimum, the lower bound proved, the CPU and wall time, then a
+//! summary per search and factor. Every path is replayed to the goal, and checked against
+//! factor x optimum and against factor x the lower bound proved, which must not exceed the
+//! optimum.
 //!
 //! ```text
-//! cargo run --release --example bench_bounded -- --data-dir DIR --limit-s 10 1.1 1.2 1.5
+//! cargo run --release --example bench_bounded -- --data-dir DIR --limit-s 3 [--baseline] 1.1 1.2 1.5
+//! cargo run --release --example bench_bounded -- --data-dir DIR --random 50 1.2   # uniform random 5x5s
 //! ```
+//!
+//! `--random N` takes N uniform random solvable 5x5 boards (seed 2026) instead of the fifty;
+//! they have no published optimum, so only the factor against the lower bound is checked.
+//! The limit is CPU time (the thread's, `/proc/thread-self/schedstat`, read by the search's
+//! observer every few thousand expansions), so that a loaded machine changes the wall times
+//! but not which instances finish; without that file it is wall time.
 
-use std::time::Duration;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use npuzzle::answer::{DataDir, Oracle};
+use npuzzle::heuristic::PatternHeuristic;
 use npuzzle::instance_set::parse_instances;
-use npuzzle::{Board, Factor, Guarantee, How, Limits, State};
+use npuzzle::sample::{sample_uniform, SampleOptions};
+use npuzzle::search::{bounded_idastar, weighted_idastar, Progress};
+use npuzzle::{Board, Factor, Limits, State};
+
+/// The CPU time of the calling thread so far, in nanoseconds: the first field of
+/// `/proc/thread-self/schedstat`; `None` where there is none.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// The thread CPU time at which the running search must stop (nanoseconds).
+static CPU_DEADLINE_NS: AtomicU64 = AtomicU64::new(u64::MAX);
+
+fn watch(_: &Progress) -> ControlFlow<()> {
+    match thread_cpu_ns() {
+        Some(now) if now >= CPU_DEADLINE_NS.load(Ordering::Relaxed) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
+/// One instance: its name, start and published optimum (if any).
+struct Instance {
+    name: String,
+    start: State,
+    optimum: Option<usize>,
+}
+
+/// What one search made of one instance.
+struct Run {
+    length: Option<usize>,
+    lower: Option<u32>,
+    cpu_s: f64,
+    wall_s: f64,
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let (mut dir, mut limit, mut factors) = (None, 10.0f64, Vec::new());
+    let (mut dir, mut limit, mut factors, mut baseline, mut random) =
+        (None, 10.0f64, Vec::new(), false, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--data-dir" => dir = Some(args.next().ok_or("--data-dir DIR")?),
             "--limit-s" => limit = args.next().ok_or("--limit-s S")?.parse()?,
+            "--baseline" => baseline = true,
+            "--random" => random = Some(args.next().ok_or("--random N")?.parse::<u64>()?),
             factor => factors.push(factor.parse::<Factor>()?),
         }
     }
     let board = Board::new(5, 5)?;
-    let text = std::fs::read_to_string("data/korf50_24.txt")?;
-    let set = parse_instances(&text, board)?;
     let goal = State::canonical_goal(board, 0);
-    let oracle = Oracle::new(DataDir::new(dir.ok_or("--data-dir DIR")?));
-    for factor in factors {
-        let how = How::within(Limits::NONE.time(Duration::from_secs_f64(limit)))
-            .with_guarantee(Guarantee::Within(factor));
-        let (mut solved, mut seconds, mut ratio_sum, mut ratio_worst) = (0, 0.0, 0.0, 0f64);
-        let mut times = Vec::new();
-        for instance in &set {
-            let answer = oracle.solve(&instance.start, &goal, how)?;
-            let optimum = instance.published.ok_or("no published length")? as usize;
-            match &answer.value {
-                Ok(solution) => {
-                    assert_eq!(solution.end(), goal);
-                    assert!(factor.allows(solution.len(), optimum), "{}", instance.id);
-                    let ratio = solution.len() as f64 / optimum as f64;
-                    solved += 1;
-                    seconds += answer.elapsed.as_secs_f64();
-                    times.push(answer.elapsed.as_secs_f64());
-                    ratio_sum += ratio;
-                    ratio_worst = ratio_worst.max(ratio);
-                    println!(
-                        "w {factor} #{}: {} moves (optimum {optimum}), {:.3} s, {} nodes",
-                        instance.id,
-                        solution.len(),
-                        answer.elapsed.as_secs_f64(),
-                        answer.generated
-                    );
-                }
-                Err(why) => println!(
-                    "w {factor} #{}: no answer within {limit} s ({why})",
-                    instance.id
-                ),
-            }
+    let instances: Vec<Instance> = match random {
+        Some(count) => {
+            let options = SampleOptions {
+                count,
+                ..SampleOptions::default()
+            };
+            sample_uniform(&goal, &options, 2026)?
+                .enumerate()
+                .map(|(i, drawn)| Instance {
+                    name: format!("random {}", i + 1),
+                    start: drawn.start,
+                    optimum: None,
+                })
+                .collect()
         }
-        times.sort_by(f64::total_cmp);
-        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-        println!(
-            "SUMMARY w {factor}: {solved}/{} solved within {limit} s each; total {seconds:.2} s, median {:.1} ms; length / optimum mean {:.3} worst {:.3}",
-            set.len(),
-            median * 1e3,
-            ratio_sum / f64::from(solved.max(1)),
-            ratio_worst
-        );
+        None => {
+            let text = std::fs::read_to_string("data/korf50_24.txt")?;
+            parse_instances(&text, board)?
+                .into_iter()
+                .map(|i| Instance {
+                    name: format!("#{}", i.id),
+                    start: i.start,
+                    optimum: i.published.map(|p| p as usize),
+                })
+                .collect()
+        }
+    };
+    let oracle = Oracle::new(DataDir::new(dir.ok_or("--data-dir DIR")?));
+    let found = oracle
+        .pattern_databases(&goal)?
+        .ok_or("no pattern databases for Korf's 5x5 goal in --data-dir")?;
+    let (h, which) = &*found;
+    println!("databases: {which}; limit {limit} s of CPU time per instance");
+    let searches: &[&str] = if baseline {
+        &["bounded", "weighted"]
+    } else {
+        &["bounded"]
+    };
+    for &factor in &factors {
+        for &search in searches {
+            let runs: Vec<Run> = instances
+                .iter()
+                .map(|instance| run(search, instance, h, &goal, factor, limit))
+                .collect();
+            summarize(search, factor, limit, &instances, &runs);
+        }
     }
     Ok(())
+}
+
+/// Runs `search` on `instance`, checks its answer, prints a line.
+fn run(
+    search: &str,
+    instance: &Instance,
+    h: &PatternHeuristic,
+    goal: &State,
+    factor: Factor,
+    limit: f64,
+) -> Run {
+    let cpu_began = thread_cpu_ns();
+    if let Some(began) = cpu_began {
+        CPU_DEADLINE_NS.store(began + (limit * 1e9) as u64, Ordering::Relaxed);
+    }
+    let limits = if cpu_began.is_some() {
+        Limits::NONE.observe(&watch)
+    } else {
+        Limits::NONE.time(Duration::from_secs_f64(limit))
+    };
+    let began = Instant::now();
+    let (result, lower) = match search {
+        "bounded" => {
+            let found = bounded_idastar(&instance.start, h, factor, limits);
+            (found.result, Some(found.lower_bound))
+        }
+        _ => (weighted_idastar(&instance.start, h, factor, limits), None),
+    };
+    let wall_s = began.elapsed().as_secs_f64();
+    let cpu_s = match (cpu_began, thread_cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 / 1e9,
+        _ => wall_s,
+    };
+    let length = result.solution().map(|solution| {
+        assert_eq!(
+            solution.end(),
+            *goal,
+            "{}: the path does not replay",
+            instance.name
+        );
+        solution.len()
+    });
+    if let Some(length) = length {
+        if let Some(optimum) = instance.optimum {
+            assert!(factor.allows(length, optimum), "{}", instance.name);
+            assert!(
+                lower.is_none_or(|l| l as usize <= optimum),
+                "{}",
+                instance.name
+            );
+        }
+        if let Some(lower) = lower {
+            assert!(factor.allows(length, lower as usize), "{}", instance.name);
+        }
+    }
+    let optimum = instance.optimum.map_or("-".into(), |o| o.to_string());
+    let lower_text = lower.map_or("-".into(), |l| l.to_string());
+    match length {
+        Some(length) => println!(
+            "{search} w {factor} {}: {length} moves (optimum {optimum}, lower bound {lower_text}), {:.1} ms CPU, {:.1} ms wall, {} nodes",
+            instance.name,
+            cpu_s * 1e3,
+            wall_s * 1e3,
+            result.generated
+        ),
+        None => println!(
+            "{search} w {factor} {}: no answer within {limit} s (lower bound {lower_text}), {:.1} ms CPU",
+            instance.name,
+            cpu_s * 1e3
+        ),
+    }
+    Run {
+        length,
+        lower,
+        cpu_s,
+        wall_s,
+    }
+}
+
+/// One summary line: how many finished, their total and median times, and the lengths
+/// against the optimum (or, without one, against the lower bound proved).
+fn summarize(search: &str, factor: Factor, limit: f64, instances: &[Instance], runs: &[Run]) {
+    let done: Vec<(&Instance, &Run)> = instances
+        .iter()
+        .zip(runs)
+        .filter(|(_, r)| r.length.is_some())
+        .collect();
+    // Unfinished instances count as over the limit, so the median is of all of them.
+    let mut cpu: Vec<f64> = runs
+        .iter()
+        .map(|r| {
+            if r.length.is_some() {
+                r.cpu_s
+            } else {
+                f64::INFINITY
+            }
+        })
+        .collect();
+    cpu.sort_by(f64::total_cmp);
+    let median = cpu[cpu.len() / 2];
+    let (total_cpu, total_wall): (f64, f64) = done
+        .iter()
+        .fold((0.0, 0.0), |(c, w), (_, r)| (c + r.cpu_s, w + r.wall_s));
+    let ratios: Vec<f64> = done
+        .iter()
+        .filter_map(|(i, r)| {
+            let reference = i.optimum.or(r.lower.map(|l| l as usize))?;
+            Some(r.length? as f64 / reference as f64)
+        })
+        .collect();
+    let against = if instances.iter().all(|i| i.optimum.is_some()) {
+        "optimum"
+    } else {
+        "lower bound"
+    };
+    let mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
+    let worst = ratios.iter().copied().fold(0.0, f64::max);
+    println!(
+        "SUMMARY {search} w {factor}: {}/{} within {limit} s CPU; total {total_cpu:.2} s CPU ({total_wall:.2} s wall); median {} ms CPU (all, unfinished as over the limit); length / {against} mean {mean:.3} worst {worst:.3}",
+        done.len(),
+        runs.len(),
+        if median.is_finite() { format!("{:.1}", median * 1e3) } else { "-".into() },
+    );
 }

@@ -228,3 +228,34 @@ fn solve_json_with_its_guarantee_verifies_as_it_is() {
         assert_eq!(code, Some(0), "{solved} -> {lines:?}");
     }
 }
+
+#[test]
+fn bounded_solve_json_states_its_factor_and_verifies() {
+    // Without the table, `--within` runs the bounded search (linear conflict on 3x3): its
+    // label is the factor, and `verify` holds the path to that factor of the table's
+    // distance (31 for both: the two states farthest from the goal).
+    for (start, within) in [("867254301", "1.2"), ("647850321", "1.1")] {
+        let solved = common::TestCommand::new()
+            .args([
+                "solve",
+                "-f",
+                "json",
+                "--no-table",
+                "--within",
+                within,
+                start,
+            ])
+            .data_dir(data_dir())
+            .expect_code(0)
+            .stdout();
+        let json: serde_json::Value = serde_json::from_str(solved.trim()).expect("json");
+        assert_eq!(json["guarantee"], format!("within {within}"), "{solved}");
+        let (code, lines) = verify(&solved);
+        let verdict = lines[0]["verdict"].as_str().expect("verdict");
+        assert!(
+            verdict == "optimal" || verdict == "within-guarantee",
+            "{solved} -> {lines:?}"
+        );
+        assert_eq!(code, Some(0), "{solved} -> {lines:?}");
+    }
+}

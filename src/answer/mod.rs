@@ -320,7 +320,9 @@ pub enum Method {
     /// Decided without a table or a search: an unsolvable pair (by parity), or a claim judged
     /// from itself alone (an illegal move, a wrong end).
     Reasoning,
-    /// Weighted IDA* (`g + factor * h`, `h` admissible): at most `factor` times the optimum.
+    /// Bounded-suboptimal search ([`search::bounded_idastar`]: passes of weighted IDA*,
+    /// `g + factor * h` with `h` admissible, against a proven lower bound): at most `factor`
+    /// times the optimum.
     Bounded {
         /// The factor.
         factor: Factor,
@@ -1102,8 +1104,9 @@ impl Oracle {
         })
     }
 
-    /// Weighted IDA* with `factor`: on the pattern databases where the goal has some, else
-    /// on linear conflict (both admissible, so the factor is guaranteed).
+    /// The bounded-suboptimal search ([`search::bounded_idastar`]) with `factor`: on the
+    /// pattern databases where the goal has some, else on linear conflict (both admissible,
+    /// so the factor is guaranteed).
     fn bounded(
         &self,
         start: &State,
@@ -1116,15 +1119,15 @@ impl Oracle {
             Some(found) => {
                 let (h, which) = &**found;
                 let relabelled = start.relabel_for(goal);
-                let result = match h.regular_reflected() {
-                    Some(lean) => search::weighted_idastar(&relabelled, &lean, factor, limits),
-                    None => search::weighted_idastar(&relabelled, h, factor, limits),
+                let found = match h.regular_reflected() {
+                    Some(lean) => search::bounded_idastar(&relabelled, &lean, factor, limits),
+                    None => search::bounded_idastar(&relabelled, h, factor, limits),
                 };
-                (result, HeuristicKind::PatternDatabase, Some(*which))
+                (found.result, HeuristicKind::PatternDatabase, Some(*which))
             }
             None => {
                 let h = crate::heuristic::LinearConflict::new(goal);
-                let result = search::weighted_idastar(start, &h, factor, limits);
+                let result = search::bounded_idastar(start, &h, factor, limits).result;
                 (result, HeuristicKind::LinearConflict, None)
             }
         };

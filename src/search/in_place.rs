@@ -42,6 +42,13 @@ struct Engine<'h, H> {
     /// bounds are in those units. `(1, 1)` is plain IDA*.
     num: u32,
     den: u32,
+    /// Visit the children of a node smallest estimate first (the bounded search, whose last
+    /// pass stops at its first goal: the order decides how soon it comes), instead of in the
+    /// order of [`Move::ALL`].
+    ordered: bool,
+    /// The pass ends (returns [`STOPPED`] with `stopped` unset) once `expanded` reaches this:
+    /// the bounded search's allowance for a probe. `u64::MAX` for every other pass.
+    pass_end: u64,
 }
 
 /// Where one bounded pass below a node ended ([`pass`]).
@@ -144,6 +151,97 @@ pub(crate) fn search_weighted<H: Heuristic>(
     }
 }
 
+/// A probe's smallest allowance of expansions (a millisecond or two with pattern databases).
+const PROBE_FLOOR: u64 = 10_000;
+/// A probe's allowance, in expansions of every pass before it. Measured on Korf and
+/// Felner's fifty at w = 1.2 with a second of CPU each (BENCHMARKS.md, "Fast solutions"):
+/// 1 finished 17, 4 finished 25, 16 finished 21. Probes with another weight than the
+/// factor did worse (1.0: 2, 1.1: 7, 1.3 or more: about 2).
+const PROBE_SHARE: u64 = 4;
+
+/// Bounded-suboptimal search for the weight `num / den` (`num >= den`): a proven lower
+/// bound `lower` of the optimum, raised by plain IDA* passes (proofs), and between them a
+/// *probe*, a weighted pass with the bound `num * lower` on `den * g + num * h` that visits
+/// the children smallest estimate first and stops at its first goal. Returns the result and
+/// the last `lower`: where a path was found, `optimum >= lower` and
+/// `length <= (num / den) * lower`, so the path is within the factor.
+///
+/// Why each step holds, with `h` admissible:
+/// - The first `lower` is the start's estimate, raised to the parity of every solution's
+///   length (each move takes the blank to a cell of the other colour of a chessboard, so every
+///   solution's length has the parity of the blank's distance to its goal cell).
+/// - A goal found by a probe has `h = 0`, so `den * length <= num * lower`; one found by a
+///   proof pass is optimal (IDA*).
+/// - A proof pass at `lower` that finds nothing proves `optimum > lower`, and
+///   `optimum >= next`, the smallest `g + h` it cut (IDA*'s argument: the first node cut on
+///   an optimal path has `g + h` at most the optimum, and the passes only skip moves whose
+///   effect a path they do try has too, [`MovePruner`]); the parity then makes it
+///   `optimum >= lower + 2`.
+/// - So does a probe that ends without a goal and within its allowance: every node of an
+///   optimal path has `den * g + num * h <= num * (g + h) <= num * optimum`, so with
+///   `optimum <= lower` the whole path would lie within its bound and be found; and the
+///   first node cut on an optimal path has at least the smallest cost cut, `next`, and at
+///   most `num * optimum`, so `optimum >= next / num`.
+///
+/// A probe that does not complete proves nothing, and costs at most [`PROBE_SHARE`] times
+/// the expansions of every pass before it (or [`PROBE_FLOOR`]), so the search's time is
+/// shared between looking for a path and proving the bound that will accept it: each proof
+/// pass costs several times the last, and each probe, with two more moves of slack, finds a
+/// path sooner. Weighted IDA*
+/// ([`search_weighted`]) instead raises its bound to the smallest weighted cost cut, a
+/// fraction of a move at a time, so it runs many full weighted passes of nearly the same
+/// size; a weighted pass that finds nothing is far larger than the plain one that proves
+/// the same bound.
+pub(crate) fn search_bounded<H: Heuristic>(
+    start: &State,
+    h: &H,
+    limits: Limits,
+    prune: &MovePruner,
+    (num, den): (u32, u32),
+) -> (SearchResult, u32) {
+    let goal_state = *h.goal();
+    let budget = Budget::new(limits);
+    if !start.can_reach(&goal_state) {
+        return (unsolvable(std::time::Instant::now()), 0);
+    }
+    let mut engine = Engine::new(start, h, prune, budget);
+    let (root, root_h) = h.start(start.cells());
+    let width = start.board().width();
+    let colour = |cell: usize| (cell / width + cell % width) % 2;
+    let parity = u32::from(colour(start.blank()) != colour(goal_state.blank()));
+    let to_parity = |bound: u32| bound + (bound + parity) % 2;
+    let mut lower = to_parity(root_h);
+    loop {
+        engine.budget.note_bound(lower);
+        (engine.num, engine.den, engine.ordered) = (num, den, true);
+        engine.pass_end = engine.expanded + (PROBE_SHARE * engine.expanded).max(PROBE_FLOOR);
+        let probe = engine.dfs(0, &root, root_h, num * lower, 0);
+        (engine.num, engine.den, engine.ordered) = (1, 1, false);
+        engine.pass_end = u64::MAX;
+        let proven = match probe {
+            FOUND => break,
+            STOPPED if engine.stopped.is_some() => break,
+            // The allowance is spent: prove the next bound with a plain pass (IDA*'s).
+            STOPPED => match engine.reset(start).dfs(0, &root, root_h, lower, 0) {
+                FOUND | STOPPED => break,
+                next if next < NOTHING_CUT => next,
+                _ => 0,
+            },
+            next if next < NOTHING_CUT => next.div_ceil(num),
+            _ => 0,
+        };
+        lower = to_parity((lower + 1).max(proven));
+    }
+    let outcome = match engine.stopped {
+        Some(limit) => Outcome::GaveUp(limit),
+        None => Outcome::Solved(
+            Solution::from_moves(*start, engine.path.clone())
+                .expect("moves found in place are legal"),
+        ),
+    };
+    (engine.finish(outcome), lower)
+}
+
 impl<'h, H: Heuristic> Engine<'h, H> {
     /// An engine at `start`, with an empty path and no nodes counted.
     fn new(start: &State, h: &'h H, prune: &'h MovePruner, budget: Budget) -> Engine<'h, H> {
@@ -185,7 +283,18 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             stopped: None,
             num: 1,
             den: 1,
+            ordered: false,
+            pass_end: u64::MAX,
         }
+    }
+
+    /// Back at `start` with an empty path, after a pass that stopped part way (a stop
+    /// unwinds nothing on its way up).
+    fn reset(&mut self, start: &State) -> &mut Engine<'h, H> {
+        self.cells[..self.n].copy_from_slice(start.cells());
+        self.blank = start.blank();
+        self.path.clear();
+        self
     }
 
     fn finish(&self, outcome: Outcome) -> SearchResult {
@@ -208,6 +317,9 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         }
         if let Some(limit) = self.budget.exhausted(self.expanded) {
             self.stopped = Some(limit);
+            return STOPPED;
+        }
+        if self.expanded >= self.pass_end {
             return STOPPED;
         }
         self.expanded += 1;
@@ -260,8 +372,23 @@ impl<'h, H: Heuristic> Engine<'h, H> {
                 }
             }
         }
+        let mut order = [0usize, 1, 2, 3];
+        if self.ordered {
+            // Four at most: an insertion sort on the estimates, the cut ones last.
+            let key = |k: usize| children[k].as_ref().map_or(u32::MAX, |c| c.4);
+            for i in 1..count {
+                let mut j = i;
+                while j > 0 && key(order[j - 1]) > key(order[j]) {
+                    order.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
         // By reference: moving the array out would copy every child's node again.
-        for &(mv, target, tile, ref child, child_h, after) in children.iter().flatten() {
+        for &k in &order[..count] {
+            let Some((mv, target, tile, ref child, child_h, after)) = children[k] else {
+                continue;
+            };
             self.cells[blank] = tile;
             self.cells[target] = BLANK;
             self.blank = target;

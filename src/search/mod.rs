@@ -31,7 +31,7 @@ pub use astar::astar;
 pub use bfs::bfs;
 pub use dual::{dual_idastar, DualResult};
 pub use greedy::greedy;
-pub use idastar::{idastar, idastar_with_pruner, weighted_idastar};
+pub use idastar::{bounded_idastar, idastar, idastar_with_pruner, weighted_idastar, BoundedResult};
 pub use iddfs::iddfs;
 pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
 
