@@ -42,12 +42,8 @@ struct Engine<'h, H> {
     /// bounds are in those units. `(1, 1)` is plain IDA*.
     num: u32,
     den: u32,
-    /// Visit the children of a node smallest estimate first (the bounded search, whose last
-    /// pass stops at its first goal: the order decides how soon it comes), instead of in the
-    /// order of [`Move::ALL`].
-    ordered: bool,
-    /// The pass ends (returns [`STOPPED`] with `stopped` unset) once `expanded` reaches this:
-    /// the bounded search's allowance for a probe. `u64::MAX` for every other pass.
+    /// A probe ([`Engine::dfs`] with `PROBE`) ends (returns [`STOPPED`] with `stopped` unset)
+    /// once `expanded` reaches this: the bounded search's allowance for it.
     pass_end: u64,
 }
 
@@ -78,7 +74,7 @@ pub(crate) fn pass<H: Heuristic>(
     budget: Budget,
 ) -> (PassEnd, u64, u64, u64) {
     let mut engine = Engine::new(root, h, prune, budget);
-    let end = match engine.dfs(g, node, root_h, bound, moves) {
+    let end = match engine.dfs::<false>(g, node, root_h, bound, moves) {
         FOUND => PassEnd::Found(engine.path.clone()),
         STOPPED => PassEnd::Stopped(engine.stopped.expect("set when stopping")),
         next => PassEnd::Next((next < NOTHING_CUT).then_some(next)),
@@ -136,7 +132,7 @@ pub(crate) fn search_weighted<H: Heuristic>(
     }
     loop {
         engine.budget.note_bound(bound);
-        match engine.dfs(0, &root, root_h, bound, 0) {
+        match engine.dfs::<false>(0, &root, root_h, bound, 0) {
             FOUND => {
                 let solution = Solution::from_moves(*start, engine.path.clone())
                     .expect("moves found in place are legal");
@@ -213,16 +209,15 @@ pub(crate) fn search_bounded<H: Heuristic>(
     let mut lower = to_parity(root_h);
     loop {
         engine.budget.note_bound(lower);
-        (engine.num, engine.den, engine.ordered) = (num, den, true);
+        (engine.num, engine.den) = (num, den);
         engine.pass_end = engine.expanded + (PROBE_SHARE * engine.expanded).max(PROBE_FLOOR);
-        let probe = engine.dfs(0, &root, root_h, num * lower, 0);
-        (engine.num, engine.den, engine.ordered) = (1, 1, false);
-        engine.pass_end = u64::MAX;
+        let probe = engine.dfs::<true>(0, &root, root_h, num * lower, 0);
+        (engine.num, engine.den) = (1, 1);
         let proven = match probe {
             FOUND => break,
             STOPPED if engine.stopped.is_some() => break,
             // The allowance is spent: prove the next bound with a plain pass (IDA*'s).
-            STOPPED => match engine.reset(start).dfs(0, &root, root_h, lower, 0) {
+            STOPPED => match engine.reset(start).dfs::<false>(0, &root, root_h, lower, 0) {
                 FOUND | STOPPED => break,
                 next if next < NOTHING_CUT => next,
                 _ => 0,
@@ -283,7 +278,6 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             stopped: None,
             num: 1,
             den: 1,
-            ordered: false,
             pass_end: u64::MAX,
         }
     }
@@ -305,7 +299,19 @@ impl<'h, H: Heuristic> Engine<'h, H> {
     /// `h`, automaton state `moves`); returns [`FOUND`], [`STOPPED`], or the smallest `g + h`
     /// beyond `bound` seen. The nodes of the path live in the recursion's frames, one per
     /// depth: no allocation.
-    fn dfs(&mut self, g: u32, node: &H::Node, h: u32, bound: u32, moves: u32) -> u32 {
+    ///
+    /// `PROBE` (the bounded search's probes, [`search_bounded`]) visits the children smallest
+    /// estimate first, since the probe stops at its first goal and the order decides how soon
+    /// it comes, and stops at the allowance `pass_end`; a constant, so that the other passes
+    /// (every optimal search) compile without either.
+    fn dfs<const PROBE: bool>(
+        &mut self,
+        g: u32,
+        node: &H::Node,
+        h: u32,
+        bound: u32,
+        moves: u32,
+    ) -> u32 {
         let f = self.den * g + self.num * h;
         if f > bound {
             return f;
@@ -319,7 +325,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             self.stopped = Some(limit);
             return STOPPED;
         }
-        if self.expanded >= self.pass_end {
+        if PROBE && self.expanded >= self.pass_end {
             return STOPPED;
         }
         self.expanded += 1;
@@ -373,7 +379,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             }
         }
         let mut order = [0usize, 1, 2, 3];
-        if self.ordered {
+        if PROBE {
             // Four at most: an insertion sort on the estimates, the cut ones last.
             let key = |k: usize| children[k].as_ref().map_or(u32::MAX, |c| c.4);
             for i in 1..count {
@@ -393,7 +399,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             self.cells[target] = BLANK;
             self.blank = target;
             self.path.push(Move::ALL[mv as usize]);
-            let result = self.dfs(g + 1, child, child_h, bound, after);
+            let result = self.dfs::<PROBE>(g + 1, child, child_h, bound, after);
             if result == FOUND || result == STOPPED {
                 return result;
             }
