@@ -392,25 +392,11 @@ pub(crate) fn build_pattern_isolated(
     threads: Option<usize>,
     report: &(dyn Fn(Progress) + Sync),
 ) -> Result<PatternDatabase<Vec<u8>>, BuildError> {
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.max(1))
-                    .build()
-                    .expect("a rayon pool of a few threads can always be built");
-                pool.install(|| {
-                    PatternDatabase::build(goal, tiles, &|p| {
-                        report(p);
-                        ControlFlow::Continue(())
-                    })
-                })
-            })
-            .join()
-            .expect("the generator does not panic")
+    on_own_pool(threads, || {
+        PatternDatabase::build(goal, tiles, &|p| {
+            report(p);
+            ControlFlow::Continue(())
+        })
     })
 }
 
@@ -424,21 +410,7 @@ pub(crate) fn build_colouring_isolated(
     colouring: &Colouring,
     threads: Option<usize>,
 ) -> Result<ColouringDb<Vec<u8>>, crate::mtm::colouring::ColouringError> {
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.max(1))
-                    .build()
-                    .expect("a rayon pool of a few threads can always be built");
-                pool.install(|| ColouringDb::build(goal, colouring.clone()))
-            })
-            .join()
-            .expect("the generator does not panic")
-    })
+    on_own_pool(threads, || ColouringDb::build(goal, colouring.clone()))
 }
 
 /// Builds the table for `goal` on a thread and a thread pool of its own.
@@ -465,17 +437,26 @@ fn build_isolated_with(
     threads: Option<usize>,
     build: Generator,
 ) -> Result<Table<Vec<u8>>, crate::TooLargeError> {
-    let goal = *goal;
+    on_own_pool(threads, || build(goal, BuildOptions::default()))
+}
+
+/// Runs `work` on a thread of its own, in a rayon pool of its own of `threads` threads (the
+/// machine's count when `None`): the isolation every build here needs ([`build_isolated`]
+/// says why).
+fn on_own_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> T {
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    std::thread::spawn(move || {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .expect("a rayon pool of a few threads can always be built");
-        pool.install(|| build(&goal, BuildOptions::default()))
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .expect("a rayon pool of a few threads can always be built")
+                    .install(work)
+            })
+            .join()
+            .expect("the generator does not panic")
     })
-    .join()
-    .expect("the generator does not panic on a board that ranks")
 }
