@@ -9,7 +9,7 @@ use std::path::Path;
 use super::PatternDatabase;
 use crate::state::State;
 use crate::store::file::{
-    is_verified, open_mapped, record_verified, write_atomic, StoredBytes, StoredFileError,
+    is_verified, open_mapped, record_verified, write_verified, StoredBytes, StoredFileError,
 };
 
 /// Opens and maps the pattern database at `path` under the trust rule of a data directory (as
@@ -97,18 +97,5 @@ pub fn save_pattern_database<D: AsRef<[u8]> + Sync>(
             path: path.to_path_buf(),
             error: Box::new(error),
         })?;
-    write_atomic(path, db.as_bytes())?;
-    if let (Some(dir), Some(name), Ok(metadata)) = (
-        path.parent(),
-        path.file_name(),
-        std::fs::symlink_metadata(path),
-    ) {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        record_verified(dir, &name.to_string_lossy(), &metadata);
-    }
-    Ok(())
+    write_verified(path, db.as_bytes())
 }

@@ -528,6 +528,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
     Staged::write(path, bytes)?.commit()
 }
 
+/// Writes `bytes` at `path` ([`write_atomic`]) and records the new file as verified
+/// ([`record_verified`]): for a file whose contents the caller has just deep-checked, so that
+/// its first use does not check it again.
+///
+/// # Errors
+/// [`StoredFileError::Write`] with the cause.
+pub(crate) fn write_verified(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
+    write_atomic(path, bytes)?;
+    if let (Some(dir), Some(name), Ok(metadata)) = (
+        path.parent(),
+        path.file_name(),
+        std::fs::symlink_metadata(path),
+    ) {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        record_verified(dir, &name.to_string_lossy(), &metadata);
+    }
+    Ok(())
+}
+
 /// The first half of [`write_atomic`]: `bytes` written to a temporary file beside `path` and
 /// flushed to disk, not yet under `path`'s name. [`Staged::commit`] renames it into place;
 /// dropping it instead removes the file, so a caller can write while it checks what it
