@@ -6,7 +6,9 @@
 //! within the factor of that bound (which is how the guarantee is kept); in the long tier,
 //! within the factor of the published length on the easiest of Korf and Felner's 24-puzzles
 //! (the 6-6-6-6 databases of Korf's goal, copied from `$NPUZZLE_PDB_DIR` into a temporary
-//! directory).
+//! directory). And path shortening (`shorten`, which the bounded search uses on a fast
+//! path) against the exact tables: ends kept, never longer, exactly optimal with one window
+//! over the whole path.
 
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::LinearConflict;
@@ -166,4 +168,84 @@ fn long_tier_easy_24_puzzles_are_within_the_factor_of_the_published_length() {
             );
         }
     }
+}
+
+/// A walk of `steps` moves from `start`, each drawn by a fixed xorshift from `seed` among the
+/// state's moves (straight back allowed, so the walk has loops to cut).
+fn walk(start: &State, steps: usize, seed: u64) -> Vec<npuzzle::Move> {
+    let (mut x, mut at, mut moves) = (seed | 1, *start, Vec::new());
+    for _ in 0..steps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let next: Vec<_> = at.successors().collect();
+        let (mv, state) = next[(x % next.len() as u64) as usize];
+        moves.push(mv);
+        at = state;
+    }
+    moves
+}
+
+/// `shorten` on long detours of sampled states, against the exact tables: a path out on a
+/// random walk, then an optimal path back to the goal. The result starts and ends where the
+/// path did and replays (a `Solution` is built by replaying), is never longer than it, never
+/// shorter than the exact distance, of the same parity; and with one window covering the whole
+/// path it is exactly optimal, both towards the search's goal (the heuristic given) and towards
+/// another end (relabelled linear conflict, against IDA* towards that end itself).
+fn check_shortening(board: Board, count: u64, walk_len: usize) {
+    use npuzzle::search::{idastar, shorten};
+    use npuzzle::Solution;
+    let oracle = Oracle::in_memory();
+    let goal = State::goal(board);
+    let h = LinearConflict::new(&goal);
+    let options = SampleOptions {
+        count,
+        ..SampleOptions::default()
+    };
+    let mut shortened = 0;
+    for (k, instance) in oracle.sample(&goal, &options, 29).unwrap().enumerate() {
+        let start = instance.start;
+        let mut moves = walk(&start, walk_len, k as u64 + 1);
+        let away = Solution::from_moves(start, moves.clone()).unwrap().end();
+        let back = idastar(&away, &h, Limits::NONE);
+        moves.extend_from_slice(back.solution().unwrap().moves());
+        let long = Solution::from_moves(start, moves).unwrap();
+        assert_eq!(long.end(), goal);
+        let exact = instance.distance.unwrap() as usize;
+        for window in [6, 12, 20] {
+            let short = shorten(&long, &h, window, Limits::NONE.nodes(2_000_000));
+            assert_eq!((short.start(), short.end()), (start, goal));
+            assert!(short.len() <= long.len(), "{start}: lengthened");
+            assert!(
+                short.len() >= exact && short.len() % 2 == exact % 2,
+                "{start}"
+            );
+            shortened += usize::from(short.len() < long.len());
+        }
+        let whole = shorten(&long, &h, long.len(), Limits::NONE);
+        assert_eq!(
+            whole.len(),
+            exact,
+            "{start}: one window over the whole path"
+        );
+        // Towards another end: the detour alone, `start` to `away`.
+        let detour = Solution::from_moves(start, walk(&start, walk_len, k as u64 + 1)).unwrap();
+        // Plain IDA* towards `away` itself: no renaming.
+        let direct = idastar(&start, &LinearConflict::new(&away), Limits::NONE);
+        let between = direct.solution().unwrap().len();
+        let short = shorten(&detour, &h, detour.len(), Limits::NONE);
+        assert_eq!((short.start(), short.end()), (start, away));
+        assert_eq!(short.len(), between, "{start} to {away}");
+    }
+    assert!(shortened > 0, "shortening never shortened on {board}");
+}
+
+#[test]
+fn shortening_keeps_the_path_and_never_lengthens_it_on_sampled_3x3_states() {
+    check_shortening(Board::new(3, 3).unwrap(), 300, 30);
+}
+
+#[test]
+fn shortening_keeps_the_path_and_never_lengthens_it_on_sampled_3x4_states() {
+    check_shortening(Board::new(3, 4).unwrap(), 60, 24);
 }

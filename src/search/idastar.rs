@@ -48,9 +48,11 @@ pub struct BoundedResult {
 }
 
 /// Bounded-suboptimal search: a path at most `factor` times the optimum (with `h`
-/// admissible), found by passes of weighted IDA* (`g + factor * h`) whose bound is
-/// `factor` times a proven lower bound of the optimum; a pass that finds nothing raises that
-/// bound by two moves (the argument is beside the engine, `in_place::search_bounded`). The
+/// admissible), found by probes of weighted IDA* (weighted a little over the factor) within
+/// `factor` times a proven lower bound of the optimum, the bound raised by plain IDA*
+/// passes between them; after a million expansions, also by a fast path shortened
+/// ([`shorten`](super::shorten)) and accepted once the bound reaches its length over the
+/// factor (the argument is beside the engine, `in_place::search_bounded`). The
 /// answer of [`crate::How::with_guarantee`]`(`[`Guarantee::Within`]`)`: where
 /// [`weighted_idastar`] raises its bound a fraction of a move at a time and so runs many
 /// passes of nearly the same size, this runs one per two moves of the bound.
@@ -78,7 +80,14 @@ pub fn bounded_idastar<H: Heuristic>(
     limits: Limits,
 ) -> BoundedResult {
     let prune = MovePruner::for_board(start.board());
-    let (result, lower_bound) = in_place::search_bounded(start, h, limits, &prune, factor.ratio());
+    let (result, lower_bound) = in_place::search_bounded(
+        start,
+        h,
+        limits,
+        &prune,
+        factor.ratio(),
+        in_place::INCUMBENT_AFTER,
+    );
     BoundedResult {
         result,
         lower_bound,

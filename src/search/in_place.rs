@@ -9,6 +9,7 @@
 //! shorter or earlier equivalent.
 
 use super::prune::{MovePruner, DEAD};
+use super::shorten::{moves_of, Shortener};
 use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult};
 use crate::board::{Move, MAX_CELLS};
 use crate::heuristic::{Bounded, Heuristic};
@@ -147,43 +148,92 @@ pub(crate) fn search_weighted<H: Heuristic>(
     }
 }
 
+/// The moves of a shortest path from `start` to `h`'s goal, if one has at most `max_len`
+/// moves: IDA* passes, none with a bound over `max_len`, and at most `cap` expansions in all.
+/// Also returns the expansions spent. `None` when there is no path that short, or when `cap`
+/// ran out first: the path shortener's question ([`super::shorten`]), where a window of a path
+/// is replaced only by one proven shorter and a window too costly to settle is left as it is.
+pub(crate) fn shortest_within<H: Heuristic>(
+    start: &State,
+    h: &H,
+    prune: &MovePruner,
+    max_len: u32,
+    cap: u64,
+) -> (Option<Vec<Move>>, u64) {
+    let mut engine = Engine::new(start, h, prune, Budget::new(Limits::NONE.nodes(cap)));
+    let (root, root_h) = h.start(start.cells());
+    let mut bound = root_h;
+    while bound <= max_len {
+        match engine.dfs::<false>(0, &root, root_h, bound, 0) {
+            FOUND => return (Some(engine.path.clone()), engine.expanded),
+            next if next < NOTHING_CUT => bound = next,
+            _ => break,
+        }
+    }
+    (None, engine.expanded)
+}
+
 /// A probe's smallest allowance of expansions (a millisecond or two with pattern databases).
 const PROBE_FLOOR: u64 = 10_000;
 /// A probe's allowance, in expansions of every pass before it. Measured on Korf and
 /// Felner's fifty at w = 1.2 with a second of CPU each (BENCHMARKS.md, "Fast solutions"):
-/// 1 finished 17, 4 finished 25, 16 finished 21. Probes with another weight than the
-/// factor did worse (1.0: 2, 1.1: 7, 1.3 or more: about 2).
+/// 1 finished 17, 4 finished 25, 16 finished 21.
 const PROBE_SHARE: u64 = 4;
+/// Once the search has expanded this many nodes without a path, it finds one fast (a pass
+/// weighted [`FAST_WEIGHT`]) and shortens it ([`Shortener`]): that path is kept, and
+/// accepted as soon as the proven bound reaches its length over the factor.
+pub(crate) const INCUMBENT_AFTER: u64 = 1_000_000;
+/// The weight `(num, den)` of the fast pass that gives the path to shorten (paths about 1.16
+/// times the optimum on Korf and Felner's fifty, found in a few milliseconds to 50 ms).
+const FAST_WEIGHT: (u32, u32) = (3, 2);
+/// The window sizes of the shortening sweeps, in order, and the most one window's search may
+/// expand: sweeps of these took the fast paths from 1.16 to 1.13 times the optimum (mean of
+/// the fifty, 50-200 ms each).
+const WINDOWS: [usize; 5] = [16, 24, 32, 40, 48];
+const WINDOW_CAP: u64 = 200_000;
+
+/// The probes' weight for the factor `num / den`: `(5 w - 1) / 4`, a quarter of the slack
+/// heavier than the factor (1.25 for 1.2). Measured on Korf and Felner's fifty at w = 1.2
+/// with a second of CPU each, load 8-11: probes weighted 1.2, 1.25, 1.3, 1.35 finished 27,
+/// 32, 28 and 4 of the fifty (medians 870, 655, 788 ms and over the limit); weights below
+/// the factor (cutting at `g + h` nearer the admissible bound) finished fewer: 1.1, 4 of 50
+/// and 1.0, 1 with half a second.
+fn probe_weight((num, den): (u32, u32)) -> (u32, u32) {
+    (5 * num - den, 4 * den)
+}
 
 /// Bounded-suboptimal search for the weight `num / den` (`num >= den`): a proven lower
 /// bound `lower` of the optimum, raised by plain IDA* passes (proofs), and between them a
-/// *probe*, a weighted pass with the bound `num * lower` on `den * g + num * h` that visits
-/// the children smallest estimate first and stops at its first goal. Returns the result and
-/// the last `lower`: where a path was found, `optimum >= lower` and
-/// `length <= (num / den) * lower`, so the path is within the factor.
+/// *probe*, a pass on `pd * g + pn * h` weighted a little more than the factor
+/// ([`probe_weight`], `pn / pd`), within the cost `pd * (num / den) * lower`, that visits
+/// the children smallest estimate first and stops at its first goal; and, once the search
+/// has run `incumbent_after` expansions ([`INCUMBENT_AFTER`] for [`super::bounded_idastar`]),
+/// a fast path shortened ([`Shortener`]), accepted
+/// when its length is within the factor of `lower`. Returns the result and the last
+/// `lower`: where a path was found, `optimum >= lower` and `length <= (num / den) * lower`,
+/// so the path is within the factor.
 ///
 /// Why each step holds, with `h` admissible:
 /// - The first `lower` is the start's estimate, raised to the parity of every solution's
 ///   length (each move takes the blank to a cell of the other colour of a chessboard, so every
 ///   solution's length has the parity of the blank's distance to its goal cell).
-/// - A goal found by a probe has `h = 0`, so `den * length <= num * lower`; one found by a
-///   proof pass is optimal (IDA*).
+/// - A goal found by a probe has `h = 0`, so `pd * length <= pd * (num / den) * lower`; one
+///   found by a proof pass is optimal (IDA*); the shortened path is accepted only when
+///   `den * length <= num * lower`.
 /// - A proof pass at `lower` that finds nothing proves `optimum > lower`, and
 ///   `optimum >= next`, the smallest `g + h` it cut (IDA*'s argument: the first node cut on
 ///   an optimal path has `g + h` at most the optimum, and the passes only skip moves whose
 ///   effect a path they do try has too, [`MovePruner`]); the parity then makes it
 ///   `optimum >= lower + 2`.
-/// - So does a probe that ends without a goal and within its allowance: every node of an
-///   optimal path has `den * g + num * h <= num * (g + h) <= num * optimum`, so with
-///   `optimum <= lower` the whole path would lie within its bound and be found; and the
-///   first node cut on an optimal path has at least the smallest cost cut, `next`, and at
-///   most `num * optimum`, so `optimum >= next / num`.
+/// - A probe weighted over the factor proves nothing (an optimal path may lie outside its
+///   bound), so a proof pass follows it. With `w = 1` the probe is a plain pass and proves
+///   what one does: every node of an optimal path has `g + h <= optimum`, so with
+///   `optimum <= lower` the whole path would lie within its bound and be found.
 ///
-/// A probe that does not complete proves nothing, and costs at most [`PROBE_SHARE`] times
-/// the expansions of every pass before it (or [`PROBE_FLOOR`]), so the search's time is
-/// shared between looking for a path and proving the bound that will accept it: each proof
-/// pass costs several times the last, and each probe, with two more moves of slack, finds a
-/// path sooner. Weighted IDA*
+/// A probe costs at most [`PROBE_SHARE`] times the expansions of every pass before it (or
+/// [`PROBE_FLOOR`]), so the search's time is shared between looking for a path and proving
+/// the bound that will accept it: each proof pass costs several times the last, and each
+/// probe, with two more moves of slack, finds a path sooner. Weighted IDA*
 /// ([`search_weighted`]) instead raises its bound to the smallest weighted cost cut, a
 /// fraction of a move at a time, so it runs many full weighted passes of nearly the same
 /// size; a weighted pass that finds nothing is far larger than the plain one that proves
@@ -194,6 +244,7 @@ pub(crate) fn search_bounded<H: Heuristic>(
     limits: Limits,
     prune: &MovePruner,
     (num, den): (u32, u32),
+    incumbent_after: u64,
 ) -> (SearchResult, u32) {
     let goal_state = *h.goal();
     let budget = Budget::new(limits);
@@ -206,26 +257,51 @@ pub(crate) fn search_bounded<H: Heuristic>(
     let colour = |cell: usize| (cell / width + cell % width) % 2;
     let parity = u32::from(colour(start.blank()) != colour(goal_state.blank()));
     let to_parity = |bound: u32| bound + (bound + parity) % 2;
+    let (pn, pd) = probe_weight((num, den));
     let mut lower = to_parity(root_h);
+    // The shortened fast path, once there is one.
+    let mut incumbent: Option<Vec<Move>> = None;
+    let accepts = |length: usize, lower: u32| {
+        u64::try_from(length).unwrap_or(u64::MAX) * u64::from(den)
+            <= u64::from(num) * u64::from(lower)
+    };
     loop {
+        if let Some(moves) = incumbent.as_ref().filter(|m| accepts(m.len(), lower)) {
+            engine.path.clone_from(moves);
+            break;
+        }
         engine.budget.note_bound(lower);
-        (engine.num, engine.den) = (num, den);
+        (engine.num, engine.den) = (pn, pd);
         engine.pass_end = engine.expanded + (PROBE_SHARE * engine.expanded).max(PROBE_FLOOR);
-        let probe = engine.dfs::<true>(0, &root, root_h, num * lower, 0);
+        let cost = u64::from(pd) * u64::from(num) * u64::from(lower) / u64::from(den);
+        let probe =
+            engine.dfs::<true>(0, &root, root_h, u32::try_from(cost).unwrap_or(u32::MAX), 0);
         (engine.num, engine.den) = (1, 1);
         let proven = match probe {
             FOUND => break,
             STOPPED if engine.stopped.is_some() => break,
-            // The allowance is spent: prove the next bound with a plain pass (IDA*'s).
-            STOPPED => match engine.reset(start).dfs::<false>(0, &root, root_h, lower, 0) {
+            // A probe weighted no more than the factor (only for w = 1) that ends within its
+            // allowance proves what a proof pass would.
+            next if next < NOTHING_CUT
+                && u64::from(pn) * u64::from(den) <= u64::from(num) * u64::from(pd) =>
+            {
+                next.div_ceil(pn)
+            }
+            // Prove the next bound with a plain pass (IDA*'s).
+            _ => match engine.reset(start).dfs::<false>(0, &root, root_h, lower, 0) {
                 FOUND | STOPPED => break,
                 next if next < NOTHING_CUT => next,
                 _ => 0,
             },
-            next if next < NOTHING_CUT => next.div_ceil(num),
-            _ => 0,
         };
         lower = to_parity((lower + 1).max(proven));
+        if incumbent.is_none() && engine.expanded >= incumbent_after {
+            match fast_shortened(&mut engine, start, &root, root_h) {
+                Some(moves) => incumbent = Some(moves),
+                None if engine.stopped.is_some() => break,
+                None => {}
+            }
+        }
     }
     let outcome = match engine.stopped {
         Some(limit) => Outcome::GaveUp(limit),
@@ -235,6 +311,59 @@ pub(crate) fn search_bounded<H: Heuristic>(
         ),
     };
     (engine.finish(outcome), lower)
+}
+
+/// A path found fast (one pass weighted [`FAST_WEIGHT`], its bound raised as weighted
+/// IDA*'s is) and then shortened by sweeps of [`WINDOWS`]; every expansion of both counted
+/// on `engine` and its budget, so the search's limits stop them as they stop the rest.
+/// `None` when a limit was reached (`engine.stopped` set) or, unexpectedly, no path found.
+fn fast_shortened<H: Heuristic>(
+    engine: &mut Engine<'_, H>,
+    start: &State,
+    root: &H::Node,
+    root_h: u32,
+) -> Option<Vec<Move>> {
+    engine.reset(start);
+    (engine.num, engine.den) = FAST_WEIGHT;
+    let mut bound = FAST_WEIGHT.0 * root_h;
+    let found = loop {
+        match engine.dfs::<false>(0, root, root_h, bound, 0) {
+            FOUND => break true,
+            next if next < NOTHING_CUT => bound = next,
+            _ => break false,
+        }
+    };
+    (engine.num, engine.den) = (1, 1);
+    if !found {
+        return None;
+    }
+    let mut states = Vec::with_capacity(engine.path.len() + 1);
+    let mut at = *start;
+    states.push(at);
+    for &mv in &engine.path {
+        at = at.apply(mv).expect("moves found in place are legal");
+        states.push(at);
+    }
+    engine.reset(start);
+    let mut shortener = Shortener::new(engine.h);
+    let mut stopped = false;
+    for window in WINDOWS {
+        shortener.sweep(&mut states, window, WINDOW_CAP, &mut |spent| {
+            engine.expanded += spent;
+            match engine.budget.exhausted(engine.expanded) {
+                Some(limit) => {
+                    engine.stopped = Some(limit);
+                    stopped = true;
+                    false
+                }
+                None => true,
+            }
+        });
+        if stopped {
+            return None;
+        }
+    }
+    Some(moves_of(&states))
 }
 
 impl<'h, H: Heuristic> Engine<'h, H> {
@@ -410,5 +539,55 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             next_bound = next_bound.min(result);
         }
         next_bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Oracle;
+    use crate::board::Board;
+    use crate::guarantee::Factor;
+    use crate::heuristic::LinearConflict;
+    use crate::sample::SampleOptions;
+
+    /// The bounded search with the fast path shortened from the first pass on (the 24-puzzle
+    /// reaches it after a million expansions, a sampled 3x4 state seldom does): every path
+    /// replays to the goal, within the factor of the exact distance and of the proven bound,
+    /// which is never above the exact distance.
+    #[test]
+    fn bounded_search_with_the_shortened_path_stays_within_the_factor_on_sampled_3x4_states() {
+        let oracle = Oracle::in_memory();
+        let goal = State::goal(Board::new(3, 4).unwrap());
+        let h = LinearConflict::new(&goal);
+        let prune = MovePruner::for_board(goal.board());
+        let options = SampleOptions {
+            count: 80,
+            ..SampleOptions::default()
+        };
+        let mut suboptimal = 0;
+        for instance in oracle.sample(&goal, &options, 30).unwrap() {
+            let exact = instance.distance.unwrap() as usize;
+            for factor in ["1.1", "1.2", "1.5", "2"] {
+                let factor: Factor = factor.parse().unwrap();
+                let (result, lower) =
+                    search_bounded(&instance.start, &h, Limits::NONE, &prune, factor.ratio(), 0);
+                let solution = result.solution().expect("solved");
+                assert_eq!(solution.end(), goal);
+                let length = solution.len();
+                assert!(
+                    lower as usize <= exact
+                        && factor.allows(length, lower as usize)
+                        && factor.allows(length, exact),
+                    "{} with w {factor}: {length} moves, lower {lower}, exact {exact}",
+                    instance.start
+                );
+                suboptimal += usize::from(length > exact);
+            }
+        }
+        assert!(
+            suboptimal > 0,
+            "every answer was optimal: the factor did nothing"
+        );
     }
 }

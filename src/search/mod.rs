@@ -24,6 +24,8 @@ mod in_place;
 pub mod checkpoint;
 mod parallel;
 pub mod prune;
+// Path shortening: windows of a path replaced by optimal sub-paths.
+mod shorten;
 pub mod split;
 mod tree;
 
@@ -34,6 +36,7 @@ pub use greedy::greedy;
 pub use idastar::{bounded_idastar, idastar, idastar_with_pruner, weighted_idastar, BoundedResult};
 pub use iddfs::iddfs;
 pub use parallel::{parallel_idastar, parallel_idastar_with, Splitting, SUBTREES};
+pub use shorten::shorten;
 
 use std::fmt;
 use std::ops::ControlFlow;
