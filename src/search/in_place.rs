@@ -192,14 +192,32 @@ const FAST_WEIGHT: (u32, u32) = (3, 2);
 const WINDOWS: [usize; 5] = [16, 24, 32, 40, 48];
 const WINDOW_CAP: u64 = 200_000;
 
-/// The probes' weight for the factor `num / den`: `(5 w - 1) / 4`, a quarter of the slack
-/// heavier than the factor (1.25 for 1.2). Measured on Korf and Felner's fifty at w = 1.2
-/// with a second of CPU each, load 8-11: probes weighted 1.2, 1.25, 1.3, 1.35 finished 27,
-/// 32, 28 and 4 of the fifty (medians 870, 655, 788 ms and over the limit); weights below
-/// the factor (cutting at `g + h` nearer the admissible bound) finished fewer: 1.1, 4 of 50
-/// and 1.0, 1 with half a second.
-fn probe_weight((num, den): (u32, u32)) -> (u32, u32) {
-    (5 * num - den, 4 * den)
+/// The probes' weight `(pn, pd)` for the factor `num / den` at the proven bound `lower`,
+/// from a start estimated `root_h`: `(5 w - 1) / 4`, a quarter of the slack heavier than the
+/// factor (1.25 for 1.2), but never so heavy that the start lies beyond the probe's bound
+/// (`w * lower / root_h` at most, so the factor itself while `lower` is the start's
+/// estimate). Measured on Korf and Felner's fifty with a CPU-time limit per instance
+/// (BENCHMARKS.md, "Fast solutions", branch b28): at w = 1.2 with a second each, probes
+/// weighted 1.2, 1.25, 1.3, 1.35 finished 27, 32, 28 and 4 of the fifty (medians 870, 655,
+/// 788 ms and over the limit); weights below the factor (a cut nearer the admissible
+/// `g + h`) fewer (1.1: 4, 1.0: 1, with half a second). At w = 1.5, `(5 w - 1) / 4` alone
+/// (1.625) cut the start until `lower` had grown by 8% and doubled the median time; hence the
+/// cap.
+fn probe_weight((num, den): (u32, u32), lower: u32, root_h: u32) -> (u32, u32) {
+    let (pn, pd) = (5 * num - den, 4 * den);
+    // pn / pd > num * lower / (den * root_h), in integers.
+    if u64::from(pn) * u64::from(den) * u64::from(root_h)
+        > u64::from(num) * u64::from(lower) * u64::from(pd)
+    {
+        let (a, b) = (num * lower, den * root_h);
+        let mut gcd = (a, b);
+        while gcd.1 != 0 {
+            gcd = (gcd.1, gcd.0 % gcd.1);
+        }
+        (a / gcd.0, b / gcd.0)
+    } else {
+        (pn, pd)
+    }
 }
 
 /// Bounded-suboptimal search for the weight `num / den` (`num >= den`): a proven lower
@@ -257,7 +275,6 @@ pub(crate) fn search_bounded<H: Heuristic>(
     let colour = |cell: usize| (cell / width + cell % width) % 2;
     let parity = u32::from(colour(start.blank()) != colour(goal_state.blank()));
     let to_parity = |bound: u32| bound + (bound + parity) % 2;
-    let (pn, pd) = probe_weight((num, den));
     let mut lower = to_parity(root_h);
     // The shortened fast path, once there is one.
     let mut incumbent: Option<Vec<Move>> = None;
@@ -271,6 +288,7 @@ pub(crate) fn search_bounded<H: Heuristic>(
             break;
         }
         engine.budget.note_bound(lower);
+        let (pn, pd) = probe_weight((num, den), lower, root_h);
         (engine.num, engine.den) = (pn, pd);
         engine.pass_end = engine.expanded + (PROBE_SHARE * engine.expanded).max(PROBE_FLOOR);
         let cost = u64::from(pd) * u64::from(num) * u64::from(lower) / u64::from(den);
