@@ -333,7 +333,8 @@ pub(crate) fn search_bounded<H: Heuristic>(
 
 /// A path found fast (one pass weighted [`FAST_WEIGHT`], its bound raised as weighted
 /// IDA*'s is) and then shortened by sweeps of [`WINDOWS`]; every expansion of both counted
-/// on `engine` and its budget, so the search's limits stop them as they stop the rest.
+/// on `engine` and its budget, so the search's limits stop them as they stop the rest (the
+/// shortening between two windows: one window may run on by at most [`WINDOW_CAP`]).
 /// `None` when a limit was reached (`engine.stopped` set) or, unexpectedly, no path found.
 fn fast_shortened<H: Heuristic>(
     engine: &mut Engine<'_, H>,
