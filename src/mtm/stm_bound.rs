@@ -37,7 +37,9 @@
 //! use npuzzle::pattern::PatternDatabase;
 //! use npuzzle::{Board, State};
 //! // 30 STM moves of estimate on 4x4, balanced: at least ceil(30 / 3) = 10 slides.
-//! assert_eq!(mtm_floor(30, 10, 10, 4, 4), 10);
+//! assert_eq!(mtm_floor(30, 11, 11, 4, 4), 10);
+//! // With even column and row distances, five slides of an axis make at most 14 steps.
+//! assert_eq!(mtm_floor(30, 10, 10, 4, 4), 11);
 //! // All of it across columns: the 10 horizontal slides alternate with 9 vertical ones.
 //! assert_eq!(mtm_floor(30, 30, 0, 4, 4), 19);
 //!
@@ -75,7 +77,7 @@ pub fn mtm_floor(stm: u32, across: u32, down: u32, width: usize, height: usize) 
         if cap < needed {
             return None;
         }
-        Some(if (cap - needed) % 2 == 0 {
+        Some(if (cap - needed).is_multiple_of(2) {
             cap
         } else {
             cap - 1
