@@ -12,7 +12,9 @@
 //! Under MTM a slide of `k` cells is `k` single-cell moves in one direction: the same pair
 //! `k` blocks along for a horizontal slide, the tile rank rotated through each of the `k`
 //! windows for a vertical one. A vertical slide only reorders the digits of its windows'
-//! union, so it too moves whole runs of consecutive pairs by one change, computed once a run.
+//! union, so it too moves whole runs of consecutive pairs by one change, computed once a run;
+//! where the union reaches the last digits (runs of one rank), its change is a function of
+//! the rank's digits below the union's top, tabled once per slide and read as one window's.
 //! So the same walk checks an MTM table, over the MTM neighbours.
 
 use rayon::prelude::*;
@@ -77,7 +79,9 @@ enum Neighbours<'a> {
     /// tile rank through each window in turn (the class bit kept, as for [`Neighbours::Runs`]).
     SlideRuns { run: usize, windows: &'a [u32] },
     /// An MTM slide whose union of windows ends at the last digit or the one before (runs of
-    /// one tile rank): each tile rank rotated through each window in turn.
+    /// one tile rank) and whose rank-change table ([`slide_changes`]) would be too large:
+    /// each tile rank rotated through each window in turn. (With its table, such a slide is
+    /// read as [`Neighbours::EveryRank`].)
     Slide { windows: &'a [u32] },
 }
 
@@ -115,6 +119,15 @@ pub(crate) fn first_inconsistent_entry(
     let moves: Vec<Vec<(usize, Vec<u32>)>> = (0..cells)
         .map(|cell| moves_out_of(space, cell, metric, pairs))
         .collect();
+    // The rank changes of the slides that reach the last digits, one table a slide.
+    let slide_changes: Vec<Vec<Option<Vec<i32>>>> = moves
+        .iter()
+        .map(|out| {
+            out.iter()
+                .map(|(_, windows)| slide_changes(space, windows))
+                .collect()
+        })
+        .collect();
     let tasks: Vec<(usize, usize)> = (0..cells)
         .flat_map(|cell| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (cell, p)))
         .collect();
@@ -126,28 +139,32 @@ pub(crate) fn first_inconsistent_entry(
         let mut too_close = [0u8; PAIRS_PER_TASK];
         let mut gathered = [0u8; PAIRS_PER_TASK];
         let low = (parities.as_raw_slice(), flips[cell]);
-        for (block, windows) in &moves[cell] {
-            let neighbours = match windows[..] {
-                [] => Neighbours::Same,
-                [window] => match space.runs(window) {
-                    (1, changes) => Neighbours::EveryRank { changes },
-                    (below, changes) => Neighbours::Runs {
-                        run: below as usize / 2,
-                        changes,
-                    },
-                },
-                _ => {
-                    // The union's digits are those up to the end of the window that reaches
-                    // furthest, whose `below` is the smallest.
-                    let below = windows.iter().map(|&w| space.runs(w).0).min();
-                    match below {
-                        Some(below) if below >= 2 => Neighbours::SlideRuns {
+        for ((block, windows), table) in moves[cell].iter().zip(&slide_changes[cell]) {
+            let neighbours = match (table, &windows[..]) {
+                // A slide to the last digits: its changes read like one window's.
+                (Some(changes), _) => Neighbours::EveryRank { changes },
+                (None, windows) => match windows[..] {
+                    [] => Neighbours::Same,
+                    [window] => match space.runs(window) {
+                        (1, changes) => Neighbours::EveryRank { changes },
+                        (below, changes) => Neighbours::Runs {
                             run: below as usize / 2,
-                            windows,
+                            changes,
                         },
-                        _ => Neighbours::Slide { windows },
+                    },
+                    _ => {
+                        // The union's digits are those up to the end of the window that reaches
+                        // furthest, whose `below` is the smallest.
+                        let below = windows.iter().map(|&w| space.runs(w).0).min();
+                        match below {
+                            Some(below) if below >= 2 => Neighbours::SlideRuns {
+                                run: below as usize / 2,
+                                windows,
+                            },
+                            _ => Neighbours::Slide { windows },
+                        }
                     }
-                }
+                },
             };
             let around: &[u8] = match neighbours {
                 Neighbours::Same => &entries[block + first..block + first + len],
@@ -168,6 +185,51 @@ pub(crate) fn first_inconsistent_entry(
         )
         .map(|index| u32::try_from(index).expect("a table has fewer than 2^32 entries"))
     })
+}
+
+/// The largest rank-change table [`slide_changes`] builds (4 MiB of `i32`): 3x4's longest
+/// vertical slides need 9! = 362,880 entries.
+const MAX_SLIDE_TABLE: u32 = 1 << 20;
+
+/// For an MTM slide through several `windows` whose union reaches the last digit (the
+/// [`Neighbours::Slide`] case), the change of the tile rank for every value of the digits
+/// below the furthest window's top (`rank % above`, `above` the largest of the windows'
+/// `below * span`): the slide reorders only those digits, so its change depends on them
+/// alone, and one table read replaces a rotation a window. A gather then reads it as one
+/// window's changes ([`Neighbours::EveryRank`]: `above` is even, the second-last digit's radix
+/// 2 being in it). `None` for a single step or a horizontal move, for slides whose union
+/// ends above the last two digits (runs serve those), or where the table would be larger
+/// than [`MAX_SLIDE_TABLE`].
+fn slide_changes(space: &RankSpace, windows: &[u32]) -> Option<Vec<i32>> {
+    if windows.len() < 2 {
+        return None;
+    }
+    let below = windows.iter().map(|&w| space.runs(w).0).min()?;
+    if below >= 2 {
+        return None;
+    }
+    let above = windows
+        .iter()
+        .map(|&w| {
+            let (below, changes) = space.runs(w);
+            u64::from(below) * changes.len() as u64
+        })
+        .max()?;
+    if above > u64::from(MAX_SLIDE_TABLE) || above % 2 != 0 || above > u64::from(space.perms()) {
+        return None;
+    }
+    let above = u32::try_from(above).ok()?;
+    Some(
+        (0..above)
+            .map(|digits| {
+                let next = windows.iter().fold(digits, |p, &w| space.rotate(w, p));
+                // Both below `above` <= 2^20: the difference fits.
+                #[allow(clippy::cast_possible_wrap)]
+                let change = next as i32 - digits as i32;
+                change
+            })
+            .collect(),
+    )
 }
 
 /// Copies into `out` the entries (of the destination block `to`) of the neighbours of pairs
@@ -302,4 +364,38 @@ fn first_bad(
         return None;
     }
     (0..own.len()).find(|&i| bad(i)).map(|i| start + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// Every slide's change table agrees with rotating each tile rank through its windows
+    /// (every rank on 3x3, a stride on 3x4 and 2x6), and such slides exist on each board, so
+    /// the damaged-table comparisons of `tests/generator_oracle.rs` read them.
+    #[test]
+    fn slide_tables_match_the_rotations() {
+        for (board, stride) in [("3x3", 1u32), ("3x4", 7919), ("2x6", 7919), ("4x3", 7919)] {
+            let board: Board = board.parse().unwrap();
+            let space = RankSpace::new(board).unwrap();
+            let pairs = space.perms() as usize / 2;
+            let mut tables = 0;
+            for cell in 0..board.cells() {
+                for (_, windows) in moves_out_of(&space, cell, Metric::Mtm, pairs) {
+                    let Some(changes) = slide_changes(&space, &windows) else {
+                        continue;
+                    };
+                    tables += 1;
+                    let span = changes.len() as u32;
+                    for perm in (0..space.perms()).step_by(stride as usize) {
+                        let rotated = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
+                        let read = perm.wrapping_add_signed(changes[(perm % span) as usize]);
+                        assert_eq!(read, rotated, "{board} cell {cell} {windows:?} rank {perm}");
+                    }
+                }
+            }
+            assert!(tables > 0, "{board}: no slide reaches the last digits");
+        }
+    }
 }
