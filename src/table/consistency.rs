@@ -387,7 +387,7 @@ mod tests {
                         continue;
                     };
                     tables += 1;
-                    let span = changes.len() as u32;
+                    let span = u32::try_from(changes.len()).unwrap();
                     for perm in (0..space.perms()).step_by(stride as usize) {
                         let rotated = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
                         let read = perm.wrapping_add_signed(changes[(perm % span) as usize]);
