@@ -12,10 +12,10 @@
 //! Under MTM a slide of `k` cells is `k` single-cell moves in one direction: the same pair
 //! `k` blocks along for a horizontal slide, the tile rank rotated through each of the `k`
 //! windows for a vertical one. A vertical slide only reorders the digits of its windows'
-//! union, so it too moves whole runs of consecutive pairs by one change, computed once a run;
-//! where the union reaches the last digits (runs of one rank), its change is a function of
-//! the rank's digits below the union's top, tabled once per slide and read as one window's.
-//! So the same walk checks an MTM table, over the MTM neighbours.
+//! union, so its change is a function of the union's digits alone: tabled once per slide
+//! and read as one window's (whole runs of consecutive pairs by one change, or a counter
+//! where the union reaches the last digits). So the same walk checks an MTM table, over the
+//! MTM neighbours.
 
 use rayon::prelude::*;
 
@@ -73,6 +73,8 @@ enum Neighbours<'a> {
     /// (`below` is 1): the tile rank `2 * pair + low` moves by
     /// `changes[(2 * pair) % span + low]` (`span`, the changes' count, is even).
     EveryRank { changes: &'a [i32] },
+    /// (Only for slides whose table, [`slide_changes`], would be too large: those whose
+    /// windows span high digits of a large board.)
     /// An MTM slide through several windows whose digits together are the same over runs of
     /// `2 * run` tile ranks: the slide only reorders the digits of the windows' union, so
     /// every pair of a run moves by one change, found once a run by rotating the run's first
@@ -80,8 +82,8 @@ enum Neighbours<'a> {
     SlideRuns { run: usize, windows: &'a [u32] },
     /// An MTM slide whose union of windows ends at the last digit or the one before (runs of
     /// one tile rank) and whose rank-change table ([`slide_changes`]) would be too large:
-    /// each tile rank rotated through each window in turn. (With its table, such a slide is
-    /// read as [`Neighbours::EveryRank`].)
+    /// each tile rank rotated through each window in turn. (With their tables, slides are
+    /// read as [`Neighbours::Runs`] or [`Neighbours::EveryRank`].)
     Slide { windows: &'a [u32] },
 }
 
@@ -119,8 +121,8 @@ pub(crate) fn first_inconsistent_entry(
     let moves: Vec<Vec<(usize, Vec<u32>)>> = (0..cells)
         .map(|cell| moves_out_of(space, cell, metric, pairs))
         .collect();
-    // The rank changes of the slides that reach the last digits, one table a slide.
-    let slide_changes: Vec<Vec<Option<Vec<i32>>>> = moves
+    // The rank changes of the slides, one table a slide.
+    let slide_changes: Vec<Vec<Option<SlideChanges>>> = moves
         .iter()
         .map(|out| {
             out.iter()
@@ -141,8 +143,12 @@ pub(crate) fn first_inconsistent_entry(
         let low = (parities.as_raw_slice(), flips[cell]);
         for ((block, windows), table) in moves[cell].iter().zip(&slide_changes[cell]) {
             let neighbours = match (table, &windows[..]) {
-                // A slide to the last digits: its changes read like one window's.
-                (Some(changes), _) => Neighbours::EveryRank { changes },
+                // A slide with its table: its changes read like one window's.
+                (Some((1, changes)), _) => Neighbours::EveryRank { changes },
+                (Some((below, changes)), _) => Neighbours::Runs {
+                    run: *below as usize / 2,
+                    changes,
+                },
                 (None, windows) => match windows[..] {
                     [] => Neighbours::Same,
                     [window] => match space.runs(window) {
@@ -187,27 +193,28 @@ pub(crate) fn first_inconsistent_entry(
     })
 }
 
+/// A slide's `below` and rank changes ([`slide_changes`]).
+type SlideChanges = (u32, Vec<i32>);
+
 /// The largest rank-change table [`slide_changes`] builds (4 MiB of `i32`): 3x4's longest
 /// vertical slides need 9! = 362,880 entries.
-const MAX_SLIDE_TABLE: u32 = 1 << 20;
+const MAX_SLIDE_TABLE: u64 = 1 << 20;
 
-/// For an MTM slide through several `windows` whose union reaches the last digit (the
-/// [`Neighbours::Slide`] case), the change of the tile rank for every value of the digits
-/// below the furthest window's top (`rank % above`, `above` the largest of the windows'
-/// `below * span`): the slide reorders only those digits, so its change depends on them
-/// alone, and one table read replaces a rotation a window. A gather then reads it as one
-/// window's changes ([`Neighbours::EveryRank`]: `above` is even, the second-last digit's radix
-/// 2 being in it). `None` for a single step or a horizontal move, for slides whose union
-/// ends above the last two digits (runs serve those), or where the table would be larger
-/// than [`MAX_SLIDE_TABLE`].
-fn slide_changes(space: &RankSpace, windows: &[u32]) -> Option<Vec<i32>> {
+/// For an MTM slide through several `windows`, `(below, changes)` as [`RankSpace::runs`]
+/// gives them for one window: the slide reorders only the digits of its windows' union, the
+/// digits between the nearest window's `below` (the smallest) and the furthest window's top
+/// (`above`, the largest of the windows' `below * span`), so its change is a function of
+/// `(rank / below) % (above / below)` alone, tabled here once per slide (one rotation a
+/// window per entry). A gather then reads it as one window's changes
+/// ([`Neighbours::Runs`], or [`Neighbours::EveryRank`] where `below` is 1: `above` is then
+/// even, the second-last digit's radix 2 being in it) instead of rotating a rank through
+/// each window per run or per rank. `None` for a single step or a horizontal move, or where
+/// the table would be larger than [`MAX_SLIDE_TABLE`] (the rotations serve those).
+fn slide_changes(space: &RankSpace, windows: &[u32]) -> Option<SlideChanges> {
     if windows.len() < 2 {
         return None;
     }
     let below = windows.iter().map(|&w| space.runs(w).0).min()?;
-    if below >= 2 {
-        return None;
-    }
     let above = windows
         .iter()
         .map(|&w| {
@@ -215,21 +222,20 @@ fn slide_changes(space: &RankSpace, windows: &[u32]) -> Option<Vec<i32>> {
             u64::from(below) * changes.len() as u64
         })
         .max()?;
-    if above > u64::from(MAX_SLIDE_TABLE) || above % 2 != 0 || above > u64::from(space.perms()) {
+    let span = above / u64::from(below);
+    if span > MAX_SLIDE_TABLE || above % 2 != 0 || above > u64::from(space.perms()) {
         return None;
     }
-    let above = u32::try_from(above).ok()?;
-    Some(
-        (0..above)
-            .map(|digits| {
-                let next = windows.iter().fold(digits, |p, &w| space.rotate(w, p));
-                // Both below `above` <= 2^20: the difference fits.
-                #[allow(clippy::cast_possible_wrap)]
-                let change = next as i32 - digits as i32;
-                change
-            })
-            .collect(),
-    )
+    let span = u32::try_from(span).ok()?;
+    let changes = (0..span)
+        .map(|digits| {
+            let start = digits * below;
+            let next = windows.iter().fold(start, |p, &w| space.rotate(w, p));
+            // Both are tile ranks, below n! < 2^32, and differ by less than 2^31.
+            i32::try_from(i64::from(next) - i64::from(start)).ok()
+        })
+        .collect::<Option<Vec<i32>>>()?;
+    Some((below, changes))
 }
 
 /// Copies into `out` the entries (of the destination block `to`) of the neighbours of pairs
@@ -371,31 +377,43 @@ mod tests {
     use super::*;
     use crate::board::Board;
 
-    /// Every slide's change table agrees with rotating each tile rank through its windows
-    /// (every rank on 3x3, a stride on 3x4 and 2x6), and such slides exist on each board, so
-    /// the damaged-table comparisons of `tests/generator_oracle.rs` read them.
+    /// Every slide's change table (where it is small enough to build) agrees with rotating
+    /// each tile rank through its windows (every rank on 3x3, a stride on 3x4, 4x3 and 2x6);
+    /// tables of slides that reach the last digits exist on each board and tables of slides
+    /// that do not on some, so the damaged-table comparisons of `tests/generator_oracle.rs`
+    /// read both kinds.
     #[test]
     fn slide_tables_match_the_rotations() {
+        let mut runs_tables = 0;
         for (board, stride) in [("3x3", 1u32), ("3x4", 7919), ("2x6", 7919), ("4x3", 7919)] {
             let board: Board = board.parse().unwrap();
             let space = RankSpace::new(board).unwrap();
             let pairs = space.perms() as usize / 2;
-            let mut tables = 0;
+            let (mut tables, mut reach_end) = (0, 0);
             for cell in 0..board.cells() {
                 for (_, windows) in moves_out_of(&space, cell, Metric::Mtm, pairs) {
-                    let Some(changes) = slide_changes(&space, &windows) else {
+                    let Some((below, changes)) = slide_changes(&space, &windows) else {
                         continue;
                     };
                     tables += 1;
+                    reach_end += usize::from(below == 1);
                     let span = u32::try_from(changes.len()).unwrap();
                     for perm in (0..space.perms()).step_by(stride as usize) {
                         let rotated = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
-                        let read = perm.wrapping_add_signed(changes[(perm % span) as usize]);
+                        let digits = (perm / below) % span;
+                        let read = perm.wrapping_add_signed(changes[digits as usize]);
                         assert_eq!(read, rotated, "{board} cell {cell} {windows:?} rank {perm}");
                     }
                 }
             }
-            assert!(tables > 0, "{board}: no slide reaches the last digits");
+            assert!(reach_end > 0, "{board}: no slide reaches the last digits");
+            runs_tables += tables - reach_end;
+            // 3x3, which the damaged-table comparisons cover, has both kinds.
+            assert!(
+                board.cells() != 9 || tables > reach_end,
+                "{board}: runs tables"
+            );
         }
+        assert!(runs_tables > 0, "no table of a slide above the last digits");
     }
 }
