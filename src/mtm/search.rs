@@ -23,6 +23,17 @@ pub trait Estimate: Sync {
     fn estimate(&self, state: &State) -> u32;
 }
 
+/// A boxed estimate (estimates chosen at run time, as in [`Larger`](super::stm_bound::Larger)).
+impl<E: Estimate + ?Sized> Estimate for Box<E> {
+    fn goal(&self) -> &State {
+        (**self).goal()
+    }
+
+    fn estimate(&self, state: &State) -> u32 {
+        (**self).estimate(state)
+    }
+}
+
 impl Estimate for WalkingDistance {
     fn goal(&self) -> &State {
         WalkingDistance::goal(self)

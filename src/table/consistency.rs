@@ -12,8 +12,10 @@
 //! Under MTM a slide of `k` cells is `k` single-cell moves in one direction: the same pair
 //! `k` blocks along for a horizontal slide, the tile rank rotated through each of the `k`
 //! windows for a vertical one. A vertical slide only reorders the digits of its windows'
-//! union, so it too moves whole runs of consecutive pairs by one change, computed once a run.
-//! So the same walk checks an MTM table, over the MTM neighbours.
+//! union, so its change is a function of the union's digits alone: tabled once per slide
+//! and read as one window's (whole runs of consecutive pairs by one change, or a counter
+//! where the union reaches the last digits). So the same walk checks an MTM table, over the
+//! MTM neighbours.
 
 use rayon::prelude::*;
 
@@ -71,13 +73,17 @@ enum Neighbours<'a> {
     /// (`below` is 1): the tile rank `2 * pair + low` moves by
     /// `changes[(2 * pair) % span + low]` (`span`, the changes' count, is even).
     EveryRank { changes: &'a [i32] },
+    /// (Only for slides whose table, [`slide_changes`], would be too large: those whose
+    /// windows span high digits of a large board.)
     /// An MTM slide through several windows whose digits together are the same over runs of
     /// `2 * run` tile ranks: the slide only reorders the digits of the windows' union, so
     /// every pair of a run moves by one change, found once a run by rotating the run's first
     /// tile rank through each window in turn (the class bit kept, as for [`Neighbours::Runs`]).
     SlideRuns { run: usize, windows: &'a [u32] },
     /// An MTM slide whose union of windows ends at the last digit or the one before (runs of
-    /// one tile rank): each tile rank rotated through each window in turn.
+    /// one tile rank) and whose rank-change table ([`slide_changes`]) would be too large:
+    /// each tile rank rotated through each window in turn. (With their tables, slides are
+    /// read as [`Neighbours::Runs`] or [`Neighbours::EveryRank`].)
     Slide { windows: &'a [u32] },
 }
 
@@ -115,6 +121,15 @@ pub(crate) fn first_inconsistent_entry(
     let moves: Vec<Vec<(usize, Vec<u32>)>> = (0..cells)
         .map(|cell| moves_out_of(space, cell, metric, pairs))
         .collect();
+    // The rank changes of the slides, one table a slide.
+    let slide_changes: Vec<Vec<Option<SlideChanges>>> = moves
+        .iter()
+        .map(|out| {
+            out.iter()
+                .map(|(_, windows)| slide_changes(space, windows))
+                .collect()
+        })
+        .collect();
     let tasks: Vec<(usize, usize)> = (0..cells)
         .flat_map(|cell| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (cell, p)))
         .collect();
@@ -126,28 +141,36 @@ pub(crate) fn first_inconsistent_entry(
         let mut too_close = [0u8; PAIRS_PER_TASK];
         let mut gathered = [0u8; PAIRS_PER_TASK];
         let low = (parities.as_raw_slice(), flips[cell]);
-        for (block, windows) in &moves[cell] {
-            let neighbours = match windows[..] {
-                [] => Neighbours::Same,
-                [window] => match space.runs(window) {
-                    (1, changes) => Neighbours::EveryRank { changes },
-                    (below, changes) => Neighbours::Runs {
-                        run: below as usize / 2,
-                        changes,
-                    },
+        for ((block, windows), table) in moves[cell].iter().zip(&slide_changes[cell]) {
+            let neighbours = match (table, &windows[..]) {
+                // A slide with its table: its changes read like one window's.
+                (Some((1, changes)), _) => Neighbours::EveryRank { changes },
+                (Some((below, changes)), _) => Neighbours::Runs {
+                    run: *below as usize / 2,
+                    changes,
                 },
-                _ => {
-                    // The union's digits are those up to the end of the window that reaches
-                    // furthest, whose `below` is the smallest.
-                    let below = windows.iter().map(|&w| space.runs(w).0).min();
-                    match below {
-                        Some(below) if below >= 2 => Neighbours::SlideRuns {
+                (None, windows) => match windows[..] {
+                    [] => Neighbours::Same,
+                    [window] => match space.runs(window) {
+                        (1, changes) => Neighbours::EveryRank { changes },
+                        (below, changes) => Neighbours::Runs {
                             run: below as usize / 2,
-                            windows,
+                            changes,
                         },
-                        _ => Neighbours::Slide { windows },
+                    },
+                    _ => {
+                        // The union's digits are those up to the end of the window that reaches
+                        // furthest, whose `below` is the smallest.
+                        let below = windows.iter().map(|&w| space.runs(w).0).min();
+                        match below {
+                            Some(below) if below >= 2 => Neighbours::SlideRuns {
+                                run: below as usize / 2,
+                                windows,
+                            },
+                            _ => Neighbours::Slide { windows },
+                        }
                     }
-                }
+                },
             };
             let around: &[u8] = match neighbours {
                 Neighbours::Same => &entries[block + first..block + first + len],
@@ -168,6 +191,51 @@ pub(crate) fn first_inconsistent_entry(
         )
         .map(|index| u32::try_from(index).expect("a table has fewer than 2^32 entries"))
     })
+}
+
+/// A slide's `below` and rank changes ([`slide_changes`]).
+type SlideChanges = (u32, Vec<i32>);
+
+/// The largest rank-change table [`slide_changes`] builds (4 MiB of `i32`): 3x4's longest
+/// vertical slides need 9! = 362,880 entries.
+const MAX_SLIDE_TABLE: u64 = 1 << 20;
+
+/// For an MTM slide through several `windows`, `(below, changes)` as [`RankSpace::runs`]
+/// gives them for one window: the slide reorders only the digits of its windows' union, the
+/// digits between the nearest window's `below` (the smallest) and the furthest window's top
+/// (`above`, the largest of the windows' `below * span`), so its change is a function of
+/// `(rank / below) % (above / below)` alone, tabled here once per slide (one rotation a
+/// window per entry). A gather then reads it as one window's changes
+/// ([`Neighbours::Runs`], or [`Neighbours::EveryRank`] where `below` is 1: `above` is then
+/// even, the second-last digit's radix 2 being in it) instead of rotating a rank through
+/// each window per run or per rank. `None` for a single step or a horizontal move, or where
+/// the table would be larger than [`MAX_SLIDE_TABLE`] (the rotations serve those).
+fn slide_changes(space: &RankSpace, windows: &[u32]) -> Option<SlideChanges> {
+    if windows.len() < 2 {
+        return None;
+    }
+    let below = windows.iter().map(|&w| space.runs(w).0).min()?;
+    let above = windows
+        .iter()
+        .map(|&w| {
+            let (below, changes) = space.runs(w);
+            u64::from(below) * changes.len() as u64
+        })
+        .max()?;
+    let span = above / u64::from(below);
+    if span > MAX_SLIDE_TABLE || above % 2 != 0 || above > u64::from(space.perms()) {
+        return None;
+    }
+    let span = u32::try_from(span).ok()?;
+    let changes = (0..span)
+        .map(|digits| {
+            let start = digits * below;
+            let next = windows.iter().fold(start, |p, &w| space.rotate(w, p));
+            // Both are tile ranks, below n! < 2^32, and differ by less than 2^31.
+            i32::try_from(i64::from(next) - i64::from(start)).ok()
+        })
+        .collect::<Option<Vec<i32>>>()?;
+    Some((below, changes))
 }
 
 /// Copies into `out` the entries (of the destination block `to`) of the neighbours of pairs
@@ -302,4 +370,50 @@ fn first_bad(
         return None;
     }
     (0..own.len()).find(|&i| bad(i)).map(|i| start + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// Every slide's change table (where it is small enough to build) agrees with rotating
+    /// each tile rank through its windows (every rank on 3x3, a stride on 3x4, 4x3 and 2x6);
+    /// tables of slides that reach the last digits exist on each board and tables of slides
+    /// that do not on some, so the damaged-table comparisons of `tests/generator_oracle.rs`
+    /// read both kinds.
+    #[test]
+    fn slide_tables_match_the_rotations() {
+        let mut runs_tables = 0;
+        for (board, stride) in [("3x3", 1u32), ("3x4", 7919), ("2x6", 7919), ("4x3", 7919)] {
+            let board: Board = board.parse().unwrap();
+            let space = RankSpace::new(board).unwrap();
+            let pairs = space.perms() as usize / 2;
+            let (mut tables, mut reach_end) = (0, 0);
+            for cell in 0..board.cells() {
+                for (_, windows) in moves_out_of(&space, cell, Metric::Mtm, pairs) {
+                    let Some((below, changes)) = slide_changes(&space, &windows) else {
+                        continue;
+                    };
+                    tables += 1;
+                    reach_end += usize::from(below == 1);
+                    let span = u32::try_from(changes.len()).unwrap();
+                    for perm in (0..space.perms()).step_by(stride as usize) {
+                        let rotated = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
+                        let digits = (perm / below) % span;
+                        let read = perm.wrapping_add_signed(changes[digits as usize]);
+                        assert_eq!(read, rotated, "{board} cell {cell} {windows:?} rank {perm}");
+                    }
+                }
+            }
+            assert!(reach_end > 0, "{board}: no slide reaches the last digits");
+            runs_tables += tables - reach_end;
+            // 3x3, which the damaged-table comparisons cover, has both kinds.
+            assert!(
+                board.cells() != 9 || tables > reach_end,
+                "{board}: runs tables"
+            );
+        }
+        assert!(runs_tables > 0, "no table of a slide above the last digits");
+    }
 }

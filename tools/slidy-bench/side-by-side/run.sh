@@ -5,6 +5,9 @@
 #   ./run.sh small [ROUNDS] [COUNT]
 #       the small boards (3x3, 2x3, 3x2, 2x4, 4x2), both metrics: table builds and optimal
 #       solves, lengths compared
+#   ./run.sh more [ROUNDS] [COUNT] [BOARD]
+#       the other boards slidy has table solvers for (2x2, 2x5, 5x2, 3x4, 4x3, 2x6, 6x2), both
+#       metrics, the same comparison; every length must be equal (the run stops otherwise)
 #   PDB_DIR=DIR ./run.sh constructive [COUNT] [OPTIMAL_COUNT] [LIMIT_S]
 #       the constructive solver on 4x4, 5x5, 10x10, 32x32; on 4x4 against slidy's optimal
 #       solver and npuzzle's IDA* on the 6-6-3 databases of the goal 1 2 .. 15 _ found in DIR
@@ -19,6 +22,7 @@ shift || true
 uptime
 case "$what" in
   small) "$bin" small "$@" ;;
+  more) "$bin" more "$@" ;;
   constructive)
     : "${PDB_DIR:?PDB_DIR: the directory holding the 6-6-3 databases of the goal 1 2 .. 15 0}"
     scratch="$(mktemp -d)"
@@ -27,6 +31,6 @@ case "$what" in
       cp "$PDB_DIR/4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-$group.npt" "$scratch"/
     done
     "$bin" constructive "$scratch" "$@" ;;
-  *) echo "usage: $0 small|constructive [ARGS]" >&2; exit 2 ;;
+  *) echo "usage: $0 small|more|constructive [ARGS]" >&2; exit 2 ;;
 esac
 uptime

@@ -9,6 +9,11 @@
 //! every length compared and every slidy solution replayed; the passes over all instances
 //! alternated ROUNDS times.
 //!
+//! `side-by-side more [ROUNDS] [COUNT] [BOARD]`: the same for the other boards slidy has table
+//! solvers for, 2x2, 2x5, 5x2, 3x4, 4x3, 2x6, 6x2 (both orientations; default 3 rounds),
+//! or BOARD alone. In both, a length that differs or a slidy solution that does not solve
+//! stops the run (an assertion).
+//!
 //! `side-by-side constructive PDB_DIR [COUNT] [OPTIMAL_COUNT] [LIMIT_S]`: 4x4: COUNT uniform
 //! random boards (seed 2026, the boards of `examples/bench_constructive.rs`) solved by
 //! npuzzle's constructive solver; the first OPTIMAL_COUNT of them also by slidy's optimal
@@ -27,7 +32,7 @@ use npuzzle::large::{scramble_uniform, solve_constructive, LargeBoard, LargeStat
 use npuzzle::metric::Metric;
 use npuzzle::mtm::MtmTable;
 use npuzzle::rng::SplitMix64;
-use npuzzle::{Board, BuildOptions, How, Limits, State, Table};
+use npuzzle::{Board, BuildOptions, How, Limits, Solution, State, Table};
 
 use slidy::algorithm::algorithm::Algorithm;
 use slidy::algorithm::metric::Stm;
@@ -41,8 +46,9 @@ use slidy::solver::generic_solver::GenericSolver;
 use slidy::solver::heuristic::manhattan::ManhattanDistance;
 use slidy::solver::solver::Solver as _;
 use slidy::solver::{
-    Solver3x2Mtm, Solver3x2Stm, Solver3x3Mtm, Solver3x3Stm, Solver4x2Mtm, Solver4x2Stm,
-    Solver4x4Stm,
+    Solver2x2Mtm, Solver2x2Stm, Solver3x2Mtm, Solver3x2Stm, Solver3x3Mtm, Solver3x3Stm,
+    Solver4x2Mtm, Solver4x2Stm, Solver4x3Mtm, Solver4x3Stm, Solver4x4Stm, Solver5x2Mtm,
+    Solver5x2Stm, Solver6x2Mtm, Solver6x2Stm,
 };
 
 type Error = Box<dyn std::error::Error>;
@@ -56,6 +62,12 @@ fn main() -> Result<(), Error> {
             let count = arg(2).map_or(Ok(1000), str::parse)?;
             small(rounds, count)
         }
+        Some("more") => {
+            let rounds = arg(1).map_or(Ok(3), str::parse)?;
+            let count = arg(2).map_or(Ok(1000), str::parse)?;
+            let only = arg(3);
+            more(rounds, count, only)
+        }
         Some("constructive") => {
             let dir = arg(1).ok_or("constructive PDB_DIR [COUNT] [OPTIMAL_COUNT] [LIMIT_S]")?;
             let count = arg(2).map_or(Ok(1000), str::parse)?;
@@ -63,7 +75,7 @@ fn main() -> Result<(), Error> {
             let limit = arg(4).map_or(Ok(60), str::parse)?;
             constructive(dir, count, optimal, Duration::from_secs(limit))
         }
-        _ => Err("usage: side-by-side small [ROUNDS] [COUNT] | constructive PDB_DIR [COUNT] [OPTIMAL_COUNT] [LIMIT_S]".into()),
+        _ => Err("usage: side-by-side small [ROUNDS] [COUNT] | more [ROUNDS] [COUNT] [BOARD] | constructive PDB_DIR [COUNT] [OPTIMAL_COUNT] [LIMIT_S]".into()),
     }
 }
 
@@ -108,7 +120,14 @@ fn solves<P: SlidingPuzzle + Clone>(puzzle: &P, solution: &Algorithm) -> bool {
     p.is_solved()
 }
 
-/// One board and metric: builds, then solves, both alternated.
+/// A table npuzzle built, of either metric.
+enum Built {
+    Stm(Table<Vec<u8>>),
+    Mtm(MtmTable),
+}
+
+/// One board and metric: builds, then solves, both alternated; panics where a length
+/// differs or a slidy solution does not solve.
 fn compare<S, P>(
     board: Board,
     metric: Metric,
@@ -123,25 +142,31 @@ where
     P: SlidingPuzzle + Clone,
 {
     let goal = State::goal(board);
-    let build_npuzzle = |threads: Option<usize>| -> Result<(), Error> {
+    let build_npuzzle = |threads: Option<usize>| -> Result<Built, Error> {
         let options = BuildOptions { threads };
-        match metric {
-            Metric::Stm => drop(std::hint::black_box(Table::build(&goal, options)?)),
-            Metric::Mtm => drop(std::hint::black_box(MtmTable::build(&goal, options)?)),
-        }
-        Ok(())
+        Ok(match metric {
+            Metric::Stm => Built::Stm(std::hint::black_box(Table::build(&goal, options)?)),
+            Metric::Mtm => Built::Mtm(std::hint::black_box(MtmTable::build(&goal, options)?)),
+        })
     };
     let (mut slidy_t, mut one_t, mut all_t) = (Vec::new(), Vec::new(), Vec::new());
+    // The last round's tables answer the solves (a 12-cell table takes seconds to minutes).
+    let (mut solver, mut table) = (None, None);
     for _ in 0..rounds {
+        // The last round's go before the next round builds its own.
+        drop(solver.take());
+        drop(table.take());
         let t = Instant::now();
-        drop(std::hint::black_box(build_slidy()));
+        let built = std::hint::black_box(build_slidy());
         slidy_t.push(t.elapsed());
+        solver = Some(built);
         let t = Instant::now();
-        build_npuzzle(Some(1))?;
+        drop(build_npuzzle(Some(1))?);
         one_t.push(t.elapsed());
         let t = Instant::now();
-        build_npuzzle(None)?;
+        let built = build_npuzzle(None)?;
         all_t.push(t.elapsed());
+        table = Some(built);
     }
     let ((s_min, s_med), (o_min, o_med), (a_min, a_med)) =
         (spread(slidy_t), spread(one_t), spread(all_t));
@@ -154,17 +179,17 @@ where
     // Solves: the same states, lengths compared, slidy's solutions replayed.
     let states = instances(board, count);
     let puzzles: Vec<P> = states.iter().map(&to_slidy).collect();
-    let mut solver = build_slidy();
-    let stm_table = Table::build(&goal, BuildOptions::default())?;
-    let mtm_table = MtmTable::build(&goal, BuildOptions::default())?;
-    let npuzzle_length = |state: &State| -> Result<u64, Error> {
-        Ok(match metric {
-            Metric::Stm => stm_table.solve(state)?.ok_or("unsolvable")?.len() as u64,
-            Metric::Mtm => {
-                let solution = mtm_table.solve_to(state, &goal)?.ok_or("unsolvable")?;
-                Metric::Mtm.length(solution.moves()) as u64
-            }
+    let mut solver = solver.ok_or("no round")?;
+    let table = table.ok_or("no round")?;
+    let solve_npuzzle = |state: &State| -> Result<Solution, Error> {
+        Ok(match &table {
+            Built::Stm(t) => t.solve(state)?.ok_or("unsolvable")?,
+            Built::Mtm(t) => t.solve_to(state, &goal)?.ok_or("unsolvable")?,
         })
+    };
+    let npuzzle_length = |state: &State| -> Result<u64, Error> {
+        let solution = solve_npuzzle(state)?;
+        Ok(metric.length(solution.moves()) as u64)
     };
     let (mut same, mut differ, mut unsolved) = (0, 0, 0);
     for (state, puzzle) in states.iter().zip(&puzzles) {
@@ -186,6 +211,9 @@ where
             );
         }
     }
+    // Both solvers are optimal: a length that differs is a bug in one of them.
+    assert_eq!(differ, 0, "{board} {metric}: lengths differ on {differ} states");
+    assert_eq!(unsolved, 0, "{board} {metric}: slidy solutions that do not solve");
     let (mut slidy_t, mut npuzzle_t) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let t = Instant::now();
@@ -195,14 +223,7 @@ where
         slidy_t.push(t.elapsed());
         let t = Instant::now();
         for state in &states {
-            match metric {
-                Metric::Stm => {
-                    std::hint::black_box(stm_table.solve(std::hint::black_box(state))?);
-                }
-                Metric::Mtm => {
-                    std::hint::black_box(mtm_table.solve_to(std::hint::black_box(state), &goal)?);
-                }
-            }
+            std::hint::black_box(solve_npuzzle(std::hint::black_box(state))?);
         }
         npuzzle_t.push(t.elapsed());
     }
@@ -309,6 +330,29 @@ fn small(rounds: usize, count: usize) -> Result<(), Error> {
             }
         }
     }
+    Ok(())
+}
+
+/// The other boards slidy has table solvers for, both metrics: 2x2, then 2x5, 5x2 (10
+/// cells), 3x4, 4x3, 2x6, 6x2 (12 cells: each build takes seconds for npuzzle and about a
+/// minute or more for slidy, so ROUNDS is small); `only` keeps one board.
+fn more(rounds: usize, count: usize, only: Option<&str>) -> Result<(), Error> {
+    macro_rules! pair {
+        ($board:literal, $stm:ty, $mtm:ty, $w:literal, $h:literal, $n:literal) => {
+            if only.is_none_or(|b| b == $board) {
+                let board: Board = $board.parse()?;
+                compare(board, Metric::Mtm, rounds, count, <$mtm>::default, small_puzzle::<$w, $h, $n>)?;
+                compare(board, Metric::Stm, rounds, count, <$stm>::default, small_puzzle::<$w, $h, $n>)?;
+            }
+        };
+    }
+    pair!("2x2", Solver2x2Stm, Solver2x2Mtm, 2, 2, 4);
+    pair!("2x5", Solver5x2Stm, Solver5x2Mtm, 2, 5, 10);
+    pair!("5x2", Solver5x2Stm, Solver5x2Mtm, 5, 2, 10);
+    pair!("3x4", Solver4x3Stm, Solver4x3Mtm, 3, 4, 12);
+    pair!("4x3", Solver4x3Stm, Solver4x3Mtm, 4, 3, 12);
+    pair!("2x6", Solver6x2Stm, Solver6x2Mtm, 2, 6, 12);
+    pair!("6x2", Solver6x2Stm, Solver6x2Mtm, 6, 2, 12);
     Ok(())
 }
 
