@@ -684,6 +684,34 @@ impl PatternHeuristic {
             .wrapping_sub(2 * u16::from(old));
     }
 
+    /// The regular and reflected lookups' part of [`Heuristic::prefetch`]: where the child
+    /// may be within `limit` (its floor, [`floor`](Self::floor), is not above it), the
+    /// entries its lookups will read are fetched: the moved tile's pattern, plain and
+    /// reflected, at the rank the move gives it. The rank is computed again by the step (a
+    /// few additions); the read it starts early is a trip to memory.
+    #[inline(always)]
+    fn carried_prefetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+        limit: u32,
+    ) {
+        let manhattan = self.manhattan_change(tile, from, to);
+        if self.carried(self.floor(node, tile, manhattan)) > limit {
+            return;
+        }
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            let p = lookup.delta.pattern(tile);
+            if p == NO_PATTERN {
+                continue;
+            }
+            let rank = node.rank[side][p as usize & 3]
+                .wrapping_add(lookup.delta.delta(cells, tile, from, to));
+            self.databases[p as usize].prefetch(rank);
+        }
+    }
+
     /// The regular and reflected lookups' part of [`Heuristic::start`]: every pattern ranked
     /// from scratch.
     fn carried_start(&self, cells: &[u8]) -> CarriedNode {
@@ -840,6 +868,21 @@ impl Heuristic for PatternHeuristic {
         (next, h)
     }
 
+    /// Fetches the regular and reflected lookups' entries of a child that may be within
+    /// `limit` (`carried_prefetch`).
+    #[inline(always)]
+    fn prefetch(
+        &self,
+        node: &PatternNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        self.carried_prefetch(&node.carried, cells, (tile, from, to), limit);
+    }
+
     /// Reads the databases only where the answer can still be within `limit`, and stops at
     /// the first lookup that proves the child beyond it: the regular and reflected lookups
     /// as `RegularReflected` reads them (the floor without a read, then the one larger at
@@ -909,6 +952,21 @@ impl Heuristic for RegularReflected<'_> {
     ) -> (CarriedNode, u32) {
         let next = self.0.carried_step(node, cells, (tile, from, to));
         (next, self.0.carried(next.sum))
+    }
+
+    /// As [`PatternHeuristic`]'s.
+    #[inline(always)]
+    fn prefetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        self.0
+            .carried_prefetch(node, cells, (tile, from, to), limit);
     }
 
     /// As [`PatternHeuristic`]'s, without the dual lookups: the same estimates and lower

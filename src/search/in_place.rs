@@ -341,6 +341,18 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // all the next bound needs.
         let (num, den) = (self.num, self.den);
         let limit = bound.saturating_sub(den * (g + 1)) / num;
+        // First a hint for each child that the automaton allows: a heuristic that reads
+        // large tables starts fetching every child's entries now, so that the reads of the
+        // loop below find them on their way (BENCHMARKS.md, "Node rate at the memory's
+        // limit"); the others do nothing.
+        for &(mv, target) in &self.neighbours.steps[blank][..count] {
+            if self.prune.step(moves, mv) != DEAD {
+                let target = target as usize;
+                let tile = self.cells[target];
+                self.h
+                    .prefetch(node, &self.cells[..self.n], tile, target, blank, limit);
+            }
+        }
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
