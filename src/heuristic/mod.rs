@@ -78,6 +78,10 @@ pub trait Heuristic {
         Bounded::Known(node, h)
     }
 
+    /// Whether [`prefetch`](Self::prefetch) does anything: a search skips the work of
+    /// calling it (the children's cells, the automaton's steps) where it does not.
+    const PREFETCHES: bool = false;
+
     /// A hint from a depth-first search, given for each child before the first child's
     /// [`step_within`](Self::step_within): it will soon ask about `tile` sliding from cell
     /// `from` to cell `to` (`cells` are the cells *before* the move) with this `limit`. A

@@ -806,6 +806,7 @@ impl PatternHeuristic {
 
 impl Heuristic for PatternHeuristic {
     type Node = PatternNode;
+    const PREFETCHES: bool = true;
 
     fn goal(&self) -> &State {
         &self.goal
@@ -930,6 +931,7 @@ impl Heuristic for PatternHeuristic {
 
 impl Heuristic for RegularReflected<'_> {
     type Node = CarriedNode;
+    const PREFETCHES: bool = true;
 
     fn goal(&self) -> &State {
         &self.0.goal

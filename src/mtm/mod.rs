@@ -27,6 +27,7 @@ pub mod colouring;
 pub mod colouring_file;
 pub mod generate;
 pub mod heuristic;
+pub mod packed;
 pub mod pattern;
 pub mod search;
 pub mod walking;

@@ -346,7 +346,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // loop below find them on their way (BENCHMARKS.md, "Node rate at the memory's
         // limit"); the others do nothing.
         for &(mv, target) in &self.neighbours.steps[blank][..count] {
-            if self.prune.step(moves, mv) != DEAD {
+            if H::PREFETCHES && self.prune.step(moves, mv) != DEAD {
                 let target = target as usize;
                 let tile = self.cells[target];
                 self.h
