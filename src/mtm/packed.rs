@@ -61,7 +61,8 @@ impl PackedColouring {
     fn node(&self, state: &State) -> Node {
         let (mut tiles, mut board, mut mirrored) = (0u64, 0u64, 0u64);
         let blank = state.blank();
-        let mut mirror_blank = blank;
+        // Zero without a mirror, as the slides leave it.
+        let mut mirror_blank = 0;
         for (c, &t) in state.cells().iter().enumerate() {
             let t = usize::from(t);
             tiles |= (t as u64) << (4 * c);
@@ -104,7 +105,7 @@ impl PackedColouring {
 
 /// A state of the search, packed: tile `t` on cell `c` is `t << 4c` in `tiles`, its letter
 /// `letter << 2c` in `board`, its mirrored letter `<< 2 mirror(c)` in `mirrored`; the blank
-/// is zero in all three.
+/// is zero in all three. Without a mirror, `mirrored` and `mirror_blank` stay zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Node {
     tiles: u64,
@@ -211,8 +212,36 @@ impl Slides {
     }
 }
 
-/// The most children a node has: every slide of the blank along its row and column.
-const MAX_CHILDREN: usize = 2 * MAX_COLOURING_CELLS;
+/// The most children a node has: every slide of the blank along its row and column, at
+/// most `(w - 1) + (h - 1)` with both sides at least 2 and at most 16 cells (2x8: 8).
+const MAX_CHILDREN: usize = 8;
+
+/// One child of a node: its words, the slide that made it and its entries' indexes.
+#[derive(Clone, Copy)]
+struct Child {
+    node: Node,
+    m: u8,
+    k: u8,
+    plain: u32,
+    mirrored: u32,
+}
+
+impl Child {
+    /// A blank slot (zeros: cheap to fill an array with).
+    const NONE: Child = Child {
+        node: Node {
+            tiles: 0,
+            board: 0,
+            mirrored: 0,
+            blank: 0,
+            mirror_blank: 0,
+        },
+        m: 0,
+        k: 0,
+        plain: 0,
+        mirrored: 0,
+    };
+}
 
 enum Step {
     Found,
@@ -303,8 +332,7 @@ impl Search<'_> {
         }
         self.expanded += 1;
         // Every child first, each child's entries asked for; then each read and searched.
-        let mut children = [(0u8, 0u8, 0usize, 0usize); MAX_CHILDREN];
-        let mut nodes = [*node; MAX_CHILDREN];
+        let mut children = [Child::NONE; MAX_CHILDREN];
         let mut count = 0;
         let blank = usize::from(node.blank);
         for m in 0..4 {
@@ -317,21 +345,31 @@ impl Search<'_> {
                 let (plain, mirrored) = self.h.indexes(&child);
                 self.h.db.prefetch(plain);
                 self.h.db.prefetch(mirrored);
-                children[count] = (m as u8, k as u8, plain, mirrored);
-                nodes[count] = child;
+                children[count] = Child {
+                    node: child,
+                    m: m as u8,
+                    k: k as u8,
+                    plain: plain as u32,
+                    mirrored: mirrored as u32,
+                };
                 count += 1;
             }
         }
         let mut least = u32::MAX;
-        for (&(m, k, plain, mirrored), child) in children[..count].iter().zip(&nodes) {
+        for child in &children[..count] {
             self.generated += 1;
-            let f = g + 1 + self.h.estimate_at((plain, mirrored));
+            let f = g
+                + 1
+                + self
+                    .h
+                    .estimate_at((child.plain as usize, child.mirrored as usize));
             if f > bound {
                 least = least.min(f);
                 continue;
             }
-            self.path.push((Move::ALL[usize::from(m)], usize::from(k)));
-            match self.dfs(child, g + 1, bound, Some(usize::from(m))) {
+            self.path
+                .push((Move::ALL[usize::from(child.m)], usize::from(child.k)));
+            match self.dfs(&child.node, g + 1, bound, Some(usize::from(child.m))) {
                 Step::Found => return Step::Found,
                 Step::Stopped => return Step::Stopped,
                 Step::Next(f) => least = least.min(f),
@@ -374,8 +412,9 @@ mod tests {
                 for (c, slot) in cell.iter_mut().enumerate().take(board.cells()) {
                     *slot = ((c % w) * w + c / w) as u8;
                 }
+                // The blank keeps letter 0, as in every colouring.
                 let mut letter = letters;
-                letter.reverse();
+                letter[1..board.cells()].reverse();
                 (cell, letter)
             });
             // No database is read: a tiny one of the 3x3 colouring stands in.
