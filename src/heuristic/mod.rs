@@ -79,8 +79,12 @@ pub trait Heuristic {
     }
 
     /// Whether [`prefetch`](Self::prefetch) does anything: a search skips the work of
-    /// calling it (the children's cells, the automaton's steps) where it does not.
-    const PREFETCHES: bool = false;
+    /// calling it (the children's cells, the automaton's steps) where it does not. The
+    /// default: no.
+    #[inline]
+    fn prefetches(&self) -> bool {
+        false
+    }
 
     /// A hint from a depth-first search, given for each child before the first child's
     /// [`step_within`](Self::step_within): it will soon ask about `tile` sliding from cell

@@ -36,6 +36,13 @@ use std::ops::ControlFlow;
 /// eight), which costs IDA* time when it copies a child's node.
 pub const MAX_PATTERNS: usize = 4;
 
+/// The size of the largest database from which the search prefetches the children's
+/// entries. Measured (BENCHMARKS.md, "Node rate at the memory's limit"): on Korf's 100 with
+/// 7-8 (files of 259 and 518 MB) the prefetch pass takes 10-15% of the search's CPU off; on
+/// the 24-puzzle with 6-6-6-6 (four of 64 MB) it adds 8-20%, as it did in `k22`. The reason
+/// for the difference is not known; the threshold keeps each where it was measured faster.
+pub(crate) const PREFETCH_MIN_BYTES: usize = 128 << 20;
+
 /// Why databases cannot be combined into a heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -266,6 +273,9 @@ impl Lookups {
 /// counted above, changes by one table read per move.
 pub struct PatternHeuristic {
     goal: State,
+    /// Whether the search is asked to prefetch the children's entries
+    /// ([`Heuristic::prefetches`]): where a database is at least [`PREFETCH_MIN_BYTES`].
+    prefetch: bool,
     databases: Vec<Arc<PatternDatabase<StoredBytes>>>,
     /// The plain lookup, then the reflected one if used (carried incrementally).
     lookups: Vec<Lookup>,
@@ -429,8 +439,12 @@ impl PatternHeuristic {
             .chain(reflection)
             .map(|sigma| DualSide::new(&bounds, &sigma))
             .collect();
+        let prefetch = databases
+            .iter()
+            .any(|db| db.as_bytes().len() >= PREFETCH_MIN_BYTES);
         Ok(PatternHeuristic {
             goal: *goal,
+            prefetch,
             databases,
             lookups: views,
             used,
@@ -698,7 +712,7 @@ impl PatternHeuristic {
         limit: u32,
     ) {
         let manhattan = self.manhattan_change(tile, from, to);
-        if self.carried(self.floor(node, tile, manhattan)) > limit {
+        if !self.prefetch || self.carried(self.floor(node, tile, manhattan)) > limit {
             return;
         }
         for (side, lookup) in self.lookups.iter().enumerate() {
@@ -806,7 +820,10 @@ impl PatternHeuristic {
 
 impl Heuristic for PatternHeuristic {
     type Node = PatternNode;
-    const PREFETCHES: bool = true;
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.prefetch
+    }
 
     fn goal(&self) -> &State {
         &self.goal
@@ -931,7 +948,10 @@ impl Heuristic for PatternHeuristic {
 
 impl Heuristic for RegularReflected<'_> {
     type Node = CarriedNode;
-    const PREFETCHES: bool = true;
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.0.prefetch
+    }
 
     fn goal(&self) -> &State {
         &self.0.goal

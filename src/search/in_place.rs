@@ -45,6 +45,8 @@ struct Engine<'h, H> {
     /// A probe ([`Engine::dfs`] with `PROBE`) ends (returns [`STOPPED`] with `stopped` unset)
     /// once `expanded` reaches this: the bounded search's allowance for it.
     pass_end: u64,
+    /// Whether the heuristic asks for the prefetch pass ([`Heuristic::prefetches`]).
+    prefetch: bool,
 }
 
 /// Where one bounded pass below a node ended ([`pass`]).
@@ -279,6 +281,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             num: 1,
             den: 1,
             pass_end: u64::MAX,
+            prefetch: h.prefetches(),
         }
     }
 
@@ -346,7 +349,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // loop below find them on their way (BENCHMARKS.md, "Node rate at the memory's
         // limit"); the others do nothing.
         for &(mv, target) in &self.neighbours.steps[blank][..count] {
-            if H::PREFETCHES && self.prune.step(moves, mv) != DEAD {
+            if self.prefetch && self.prune.step(moves, mv) != DEAD {
                 let target = target as usize;
                 let tile = self.cells[target];
                 self.h
