@@ -8,7 +8,7 @@
 //! ([`walking::WalkingDistance`]), maxed on 4x4 with MTM pattern databases
 //! ([`pattern::PatternDb`], [`heuristic::MtmHeuristic`]), or, towards goals with the blank
 //! on the last cell, with Rokicki's colouring database ([`colouring::ColouringDb`], saved in
-//! the data directory by [`colouring_file`]); the STM pattern databases are not admissible
+//! the data directory by [`colouring_file`]; searched on packed boards by [`packed`]); the STM pattern databases are not admissible
 //! under MTM.
 //!
 //! ```

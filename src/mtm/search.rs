@@ -47,7 +47,9 @@ const CLOCK_EVERY: u64 = 4096;
 
 /// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes, time,
 /// and the observer, told every few thousand expansions, which may stop it; one thread). The solution's moves are single-cell moves; its MTM length is
-/// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them.
+/// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them. Where the estimate is a
+/// colouring database alone ([`Estimate::packed`]) the same search runs on packed boards
+/// ([`super::packed`]): the same nodes, at about half the time a node.
 pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> SearchResult {
     if let Some(packed) = h.packed() {
         if start.board() == h.goal().board() {
