@@ -2,7 +2,7 @@
 //! state as one 64-bit word (four bits a cell), its colouring as another (two bits a cell,
 //! the letters the database ranks) and the mirrored colouring as a third, each updated by a
 //! slide with a mask and a shift instead of rebuilt cell by cell; and every child's two
-//! entries asked of memory ([`ColouringDb::prefetch`]) before the first is read, so that
+//! entries asked of memory (`ColouringDb::prefetch`) before the first is read, so that
 //! their trips to the 151 MB table overlap.
 //!
 //! Why it is the same search as [`super::search::ida_star`] with
@@ -19,6 +19,10 @@
 //! row (a horizontal slide) or one row's width (a vertical one), the blank's zero bits taking
 //! the place they leave. The mirror (the transposition) turns a horizontal slide into a
 //! vertical one of the mirrored board, and the other way round.
+
+// Cells, slide lengths and moves are below 16 (a colouring's board has at most 16 cells),
+// an entry's index below 2^32 (`Colouring::entries`): no conversion here truncates.
+#![allow(clippy::cast_possible_truncation)]
 
 use std::sync::Arc;
 use std::time::Instant;
