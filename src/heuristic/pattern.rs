@@ -818,6 +818,16 @@ impl PatternHeuristic {
     }
 }
 
+impl PatternHeuristic {
+    /// The same heuristic with the prefetch pass forced on or off, whatever the databases'
+    /// size: for the test that it changes no search (`search::in_place`'s tests).
+    #[cfg(test)]
+    pub(crate) fn with_prefetch(mut self, on: bool) -> PatternHeuristic {
+        self.prefetch = on;
+        self
+    }
+}
+
 impl Heuristic for PatternHeuristic {
     type Node = PatternNode;
     #[inline]
@@ -1006,78 +1016,6 @@ impl Heuristic for RegularReflected<'_> {
         match self.0.carried_within(node, cells, (tile, from, to), limit) {
             Ok(next) => Bounded::Known(next, self.0.carried(next.sum)),
             Err(at_least) => Bounded::Beyond(at_least),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::SplitMix64;
-    use crate::search::{idastar, Limits};
-
-    /// The prefetch pass (on for databases of 128 MB and more, which no test builds) is
-    /// forced on for small ones: IDA* finds paths of the same length over the same nodes
-    /// as without it, on 3x3 and with the 4x4 6-6-3 databases, plain node and lean node.
-    #[test]
-    fn the_prefetch_pass_changes_no_search() {
-        let none = &|_| ControlFlow::Continue(());
-        for (side, patterns, walk) in [
-            (3usize, vec![vec![1u8, 3, 4], vec![2, 5, 6, 7, 8]], 40),
-            (
-                4,
-                vec![
-                    vec![1, 2, 3],
-                    vec![4, 5, 8, 9, 12, 13],
-                    vec![6, 7, 10, 11, 14, 15],
-                ],
-                36,
-            ),
-        ] {
-            let board = crate::Board::new(side, side).unwrap();
-            let goal = State::canonical_goal(board, 0);
-            let dbs: Vec<_> = patterns
-                .iter()
-                .map(|p| Arc::new(PatternDatabase::build(&goal, p, none).unwrap().map_into()))
-                .collect();
-            let plain = PatternHeuristic::new(&goal, dbs.clone(), true).unwrap();
-            let mut fetching = PatternHeuristic::new(&goal, dbs, true).unwrap();
-            assert!(!plain.prefetches());
-            fetching.prefetch = true;
-            assert!(fetching.prefetches());
-            let mut rng = SplitMix64::new(side as u64);
-            for _ in 0..12 {
-                let mut start = goal;
-                for _ in 0..walk {
-                    let mv = crate::Move::ALL[(rng.next_u64() % 4) as usize];
-                    start = start.apply(mv).unwrap_or(start);
-                }
-                let a = idastar(&start, &plain, Limits::default());
-                let b = idastar(&start, &fetching, Limits::default());
-                assert_eq!(
-                    (a.expanded, a.generated),
-                    (b.expanded, b.generated),
-                    "{start}"
-                );
-                assert_eq!(a.solution().map(|s| s.len()), b.solution().map(|s| s.len()));
-                let (lean_a, lean_b) = (
-                    plain.regular_reflected().unwrap(),
-                    fetching.regular_reflected().unwrap(),
-                );
-                assert!(lean_b.prefetches());
-                let c = idastar(&start, &lean_a, Limits::default());
-                let d = idastar(&start, &lean_b, Limits::default());
-                assert_eq!(
-                    (c.expanded, c.generated),
-                    (d.expanded, d.generated),
-                    "{start}"
-                );
-                assert_eq!(
-                    (c.expanded, c.generated),
-                    (a.expanded, a.generated),
-                    "{start}"
-                );
-            }
         }
     }
 }
