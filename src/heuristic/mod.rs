@@ -78,6 +78,33 @@ pub trait Heuristic {
         Bounded::Known(node, h)
     }
 
+    /// Whether [`prefetch`](Self::prefetch) does anything: a search skips the work of
+    /// calling it (the children's cells, the automaton's steps) where it does not. The
+    /// default: no.
+    #[inline]
+    fn prefetches(&self) -> bool {
+        false
+    }
+
+    /// A hint from a depth-first search, given for each child before the first child's
+    /// [`step_within`](Self::step_within): it will soon ask about `tile` sliding from cell
+    /// `from` to cell `to` (`cells` are the cells *before* the move) with this `limit`. A
+    /// heuristic that reads large tables may start fetching the entries that child will read,
+    /// so that the children's trips to memory overlap instead of following one another; it
+    /// must change nothing an estimate depends on. The default does nothing.
+    #[inline]
+    fn prefetch(
+        &self,
+        node: &Self::Node,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        let _ = (node, cells, tile, from, to, limit);
+    }
+
     /// The estimate for the state whose cells are `cells`.
     fn estimate_cells(&self, cells: &[u8]) -> u32 {
         self.start(cells).1

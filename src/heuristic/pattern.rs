@@ -36,6 +36,13 @@ use std::ops::ControlFlow;
 /// eight), which costs IDA* time when it copies a child's node.
 pub const MAX_PATTERNS: usize = 4;
 
+/// The size of the largest database from which the search prefetches the children's
+/// entries. Measured (BENCHMARKS.md, "Node rate at the memory's limit"): on Korf's 100 with
+/// 7-8 (files of 259 and 518 MB) the prefetch pass takes 10-15% of the search's CPU off; on
+/// the 24-puzzle with 6-6-6-6 (four of 64 MB) it adds 8-20%, as it did in `k22`. The reason
+/// for the difference is not known; the threshold keeps each where it was measured faster.
+pub(crate) const PREFETCH_MIN_BYTES: usize = 128 << 20;
+
 /// Why databases cannot be combined into a heuristic.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -266,6 +273,9 @@ impl Lookups {
 /// counted above, changes by one table read per move.
 pub struct PatternHeuristic {
     goal: State,
+    /// Whether the search is asked to prefetch the children's entries
+    /// ([`Heuristic::prefetches`]): where a database is at least [`PREFETCH_MIN_BYTES`].
+    prefetch: bool,
     databases: Vec<Arc<PatternDatabase<StoredBytes>>>,
     /// The plain lookup, then the reflected one if used (carried incrementally).
     lookups: Vec<Lookup>,
@@ -429,8 +439,12 @@ impl PatternHeuristic {
             .chain(reflection)
             .map(|sigma| DualSide::new(&bounds, &sigma))
             .collect();
+        let prefetch = databases
+            .iter()
+            .any(|db| db.as_bytes().len() >= PREFETCH_MIN_BYTES);
         Ok(PatternHeuristic {
             goal: *goal,
+            prefetch,
             databases,
             lookups: views,
             used,
@@ -684,6 +698,34 @@ impl PatternHeuristic {
             .wrapping_sub(2 * u16::from(old));
     }
 
+    /// The regular and reflected lookups' part of [`Heuristic::prefetch`]: where the child
+    /// may be within `limit` (its floor, [`floor`](Self::floor), is not above it), the
+    /// entries its lookups will read are fetched: the moved tile's pattern, plain and
+    /// reflected, at the rank the move gives it. The rank is computed again by the step (a
+    /// few additions); the read it starts early is a trip to memory.
+    #[inline(always)]
+    fn carried_prefetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+        limit: u32,
+    ) {
+        let manhattan = self.manhattan_change(tile, from, to);
+        if !self.prefetch || self.carried(self.floor(node, tile, manhattan)) > limit {
+            return;
+        }
+        for (side, lookup) in self.lookups.iter().enumerate() {
+            let p = lookup.delta.pattern(tile);
+            if p == NO_PATTERN {
+                continue;
+            }
+            let rank = node.rank[side][p as usize & 3]
+                .wrapping_add(lookup.delta.delta(cells, tile, from, to));
+            self.databases[p as usize].prefetch(rank);
+        }
+    }
+
     /// The regular and reflected lookups' part of [`Heuristic::start`]: every pattern ranked
     /// from scratch.
     fn carried_start(&self, cells: &[u8]) -> CarriedNode {
@@ -776,8 +818,22 @@ impl PatternHeuristic {
     }
 }
 
+impl PatternHeuristic {
+    /// The same heuristic with the prefetch pass forced on or off, whatever the databases'
+    /// size: for the test that it changes no search (`search::in_place`'s tests).
+    #[cfg(test)]
+    pub(crate) fn with_prefetch(mut self, on: bool) -> PatternHeuristic {
+        self.prefetch = on;
+        self
+    }
+}
+
 impl Heuristic for PatternHeuristic {
     type Node = PatternNode;
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.prefetch
+    }
 
     fn goal(&self) -> &State {
         &self.goal
@@ -840,6 +896,21 @@ impl Heuristic for PatternHeuristic {
         (next, h)
     }
 
+    /// Fetches the regular and reflected lookups' entries of a child that may be within
+    /// `limit` (`carried_prefetch`).
+    #[inline(always)]
+    fn prefetch(
+        &self,
+        node: &PatternNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        self.carried_prefetch(&node.carried, cells, (tile, from, to), limit);
+    }
+
     /// Reads the databases only where the answer can still be within `limit`, and stops at
     /// the first lookup that proves the child beyond it: the regular and reflected lookups
     /// as `RegularReflected` reads them (the floor without a read, then the one larger at
@@ -887,6 +958,10 @@ impl Heuristic for PatternHeuristic {
 
 impl Heuristic for RegularReflected<'_> {
     type Node = CarriedNode;
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.0.prefetch
+    }
 
     fn goal(&self) -> &State {
         &self.0.goal
@@ -909,6 +984,21 @@ impl Heuristic for RegularReflected<'_> {
     ) -> (CarriedNode, u32) {
         let next = self.0.carried_step(node, cells, (tile, from, to));
         (next, self.0.carried(next.sum))
+    }
+
+    /// As [`PatternHeuristic`]'s.
+    #[inline(always)]
+    fn prefetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) {
+        self.0
+            .carried_prefetch(node, cells, (tile, from, to), limit);
     }
 
     /// As [`PatternHeuristic`]'s, without the dual lookups: the same estimates and lower

@@ -808,6 +808,27 @@ impl<B: AsRef<[u8]>> ColouringDb<B> {
         u32::from(self.bytes.as_ref()[self.header.len + self.space.index(board, blank)])
     }
 
+    /// The entry's index of the board `board` (letters, two bits a cell, zero at the blank)
+    /// whose blank is on `blank`: for [`entry_at`](Self::entry_at) and
+    /// [`prefetch`](Self::prefetch).
+    #[inline]
+    pub(crate) fn index_of(&self, board: u64, blank: usize) -> usize {
+        self.space.index(board, blank)
+    }
+
+    /// The entry at `index` ([`index_of`](Self::index_of)).
+    #[inline]
+    pub(crate) fn entry_at(&self, index: usize) -> u8 {
+        self.bytes.as_ref()[self.header.len + index]
+    }
+
+    /// Starts fetching the entry at `index` into the processor's cache for an
+    /// [`entry_at`](Self::entry_at) soon after ([`crate::store::os::prefetch`]): a hint.
+    #[inline]
+    pub(crate) fn prefetch(&self, index: usize) {
+        crate::store::os::prefetch(self.bytes.as_ref(), self.header.len + index);
+    }
+
     /// A lower bound on the MTM distance from `state` to the database's goal.
     pub fn estimate(&self, state: &State) -> u32 {
         self.estimate_with(&self.letters, state)

@@ -31,6 +31,7 @@ use crate::state::State;
 use crate::store::StoredBytes;
 
 use super::colouring::{ColouringDb, ColouringError, MAX_COLOURING_CELLS};
+use super::packed::PackedColouring;
 use super::pattern::{PatternDb, PatternError};
 use super::search::Estimate;
 use super::walking::WalkingDistance;
@@ -87,6 +88,9 @@ pub struct MtmHeuristic {
     colouring: Option<ColouringProbe>,
     databases: Vec<PatternDb>,
     mirror: Option<Mirror>,
+    /// The colouring read on packed boards, where it is the whole estimate (no walking
+    /// distance, no pattern database): the search's fast path.
+    packed: Option<PackedColouring>,
 }
 
 impl MtmHeuristic {
@@ -134,6 +138,7 @@ impl MtmHeuristic {
                 Mirror::of(goal)
             },
             databases,
+            packed: None,
         })
     }
 
@@ -160,10 +165,12 @@ impl MtmHeuristic {
             }
             (cell, letter)
         });
+        let packed = (!walking).then(|| PackedColouring::new(Arc::clone(&db), letters, mirror));
         Ok(MtmHeuristic {
             goal: *goal,
             walking: WalkingDistance::new(goal),
             use_walking: walking,
+            packed,
             colouring: Some(ColouringProbe {
                 db,
                 letters,
@@ -179,6 +186,13 @@ impl MtmHeuristic {
         self.mirror = None;
         if let Some(probe) = &mut self.colouring {
             probe.mirror = None;
+            if self.packed.is_some() {
+                self.packed = Some(PackedColouring::new(
+                    Arc::clone(&probe.db),
+                    probe.letters,
+                    None,
+                ));
+            }
         }
         self
     }
@@ -243,6 +257,10 @@ impl Estimate for MtmHeuristic {
 
     fn estimate(&self, state: &State) -> u32 {
         MtmHeuristic::estimate(self, state)
+    }
+
+    fn packed(&self) -> Option<&PackedColouring> {
+        self.packed.as_ref()
     }
 }
 

@@ -8,9 +8,9 @@
 //! ([`walking::WalkingDistance`]), maxed on 4x4 with MTM pattern databases
 //! ([`pattern::PatternDb`], [`heuristic::MtmHeuristic`]), or, towards goals with the blank
 //! on the last cell, with Rokicki's colouring database ([`colouring::ColouringDb`], saved in
-//! the data directory by [`colouring_file`]). The STM pattern databases are not admissible
-//! under MTM as they are; [`stm_bound::StmBound`] turns any admissible STM estimate into a
-//! proven (and on 4x4 much weaker) MTM bound.
+//! the data directory by [`colouring_file`]; searched on packed boards by [`packed`]). The STM
+//! pattern databases are not admissible under MTM as they are; [`stm_bound::StmBound`] turns
+//! any admissible STM estimate into a proven (and on 4x4 much weaker) MTM bound.
 //!
 //! ```
 //! use npuzzle::mtm::MtmTable;
@@ -28,6 +28,7 @@ pub mod colouring;
 pub mod colouring_file;
 pub mod generate;
 pub mod heuristic;
+pub mod packed;
 pub mod pattern;
 pub mod search;
 pub mod stm_bound;

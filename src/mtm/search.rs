@@ -13,6 +13,7 @@ use crate::search::{Limit, Limits, Outcome, Progress, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
 
+use super::packed::PackedColouring;
 use super::walking::WalkingDistance;
 
 /// An admissible MTM estimate towards one goal: never above the MTM distance.
@@ -21,6 +22,14 @@ pub trait Estimate: Sync {
     fn goal(&self) -> &State;
     /// A lower bound on the MTM distance from `state` to [`Estimate::goal`].
     fn estimate(&self, state: &State) -> u32;
+
+    /// The same estimate as a colouring database read on packed boards, where it is exactly
+    /// that (no other part maxed in): [`ida_star`] then searches on packed boards updated
+    /// slide by slide ([`super::packed`]), the same nodes in the same order. `None` (the
+    /// default): the search asks [`Estimate::estimate`] of each state.
+    fn packed(&self) -> Option<&PackedColouring> {
+        None
+    }
 }
 
 /// A boxed estimate (estimates chosen at run time, as in [`Larger`](super::stm_bound::Larger)).
@@ -49,8 +58,15 @@ const CLOCK_EVERY: u64 = 4096;
 
 /// An optimal MTM solution from `start` to the estimate's goal, within `limits` (nodes, time,
 /// and the observer, told every few thousand expansions, which may stop it; one thread). The solution's moves are single-cell moves; its MTM length is
-/// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them.
+/// [`Metric::Mtm`](crate::metric::Metric::Mtm)`.length` of them. Where the estimate is a
+/// colouring database alone ([`Estimate::packed`]) the same search runs on packed boards
+/// ([`super::packed`]): the same nodes, at about half the time a node.
 pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> SearchResult {
+    if let Some(packed) = h.packed() {
+        if start.board() == h.goal().board() {
+            return super::packed::ida_star(start, h.goal(), packed, limits);
+        }
+    }
     let began = Instant::now();
     let goal = *h.goal();
     let mut search = Ida {
@@ -118,37 +134,43 @@ fn horizontal(mv: Move) -> bool {
     matches!(mv, Move::Left | Move::Right)
 }
 
+/// The limit that stops a search begun at `began` with `expanded` nodes expanded in the
+/// iteration of `bound`, if one does: the node limit at every call, the observer and the
+/// clock every [`CLOCK_EVERY`] expansions.
+pub(super) fn out_of_limits(
+    limits: &Limits,
+    began: Instant,
+    expanded: u64,
+    bound: u32,
+) -> Option<Limit> {
+    if limits.max_expanded.is_some_and(|max| expanded >= max) {
+        return Some(Limit::Nodes);
+    }
+    if !expanded.is_multiple_of(CLOCK_EVERY) {
+        return None;
+    }
+    let elapsed = began.elapsed();
+    if let Some(observe) = limits.observer {
+        let progress = Progress {
+            expanded,
+            bound: Some(bound),
+            elapsed,
+            subtrees: None,
+        };
+        if observe(&progress).is_break() {
+            return Some(Limit::Stopped);
+        }
+    }
+    if limits.max_time.is_some_and(|max| elapsed >= max) {
+        return Some(Limit::Time);
+    }
+    None
+}
+
 impl<E: Estimate + ?Sized> Ida<'_, E> {
     fn out_of_limits(&mut self) -> bool {
-        if self
-            .limits
-            .max_expanded
-            .is_some_and(|max| self.expanded >= max)
-        {
-            self.stopped = Some(Limit::Nodes);
-            return true;
-        }
-        if !self.expanded.is_multiple_of(CLOCK_EVERY) {
-            return false;
-        }
-        let elapsed = self.began.elapsed();
-        if let Some(observe) = self.limits.observer {
-            let progress = Progress {
-                expanded: self.expanded,
-                bound: Some(self.bound),
-                elapsed,
-                subtrees: None,
-            };
-            if observe(&progress).is_break() {
-                self.stopped = Some(Limit::Stopped);
-                return true;
-            }
-        }
-        if self.limits.max_time.is_some_and(|max| elapsed >= max) {
-            self.stopped = Some(Limit::Time);
-            return true;
-        }
-        false
+        self.stopped = out_of_limits(self.limits, self.began, self.expanded, self.bound);
+        self.stopped.is_some()
     }
 
     fn dfs(&mut self, state: &State, g: u32, bound: u32, last: Option<Move>) -> Step {

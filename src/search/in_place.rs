@@ -46,6 +46,8 @@ struct Engine<'h, H> {
     /// A probe ([`Engine::dfs`] with `PROBE`) ends (returns [`STOPPED`] with `stopped` unset)
     /// once `expanded` reaches this: the bounded search's allowance for it.
     pass_end: u64,
+    /// Whether the heuristic asks for the prefetch pass ([`Heuristic::prefetches`]).
+    prefetch: bool,
 }
 
 /// Where one bounded pass below a node ended ([`pass`]).
@@ -427,6 +429,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             num: 1,
             den: 1,
             pass_end: u64::MAX,
+            prefetch: h.prefetches(),
         }
     }
 
@@ -489,6 +492,18 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         // all the next bound needs.
         let (num, den) = (self.num, self.den);
         let limit = bound.saturating_sub(den * (g + 1)) / num;
+        // First a hint for each child that the automaton allows: a heuristic that reads
+        // large tables starts fetching every child's entries now, so that the reads of the
+        // loop below find them on their way (BENCHMARKS.md, "Node rate at the memory's
+        // limit"); the others do nothing.
+        for &(mv, target) in &self.neighbours.steps[blank][..count] {
+            if self.prefetch && self.prune.step(moves, mv) != DEAD {
+                let target = target as usize;
+                let tile = self.cells[target];
+                self.h
+                    .prefetch(node, &self.cells[..self.n], tile, target, blank, limit);
+            }
+        }
         let mut children = [None; 4];
         for (k, slot) in children.iter_mut().enumerate().take(count) {
             let (mv, target) = self.neighbours.steps[blank][k];
@@ -570,6 +585,15 @@ mod tests {
     use crate::heuristic::LinearConflict;
     use crate::sample::SampleOptions;
 
+    use std::ops::ControlFlow;
+    use std::sync::Arc;
+
+    use crate::heuristic::{Heuristic, PatternHeuristic};
+    use crate::pattern::PatternDatabase;
+    use crate::rng::SplitMix64;
+    use crate::search::{idastar, Limits};
+    use crate::state::State;
+
     /// The bounded search with the fast path shortened from the first pass on (the 24-puzzle
     /// reaches it after a million expansions, a sampled 3x4 state seldom does): every path
     /// replays to the goal, within the factor of the exact distance and of the proven bound,
@@ -608,5 +632,71 @@ mod tests {
             suboptimal > 0,
             "every answer was optimal: the factor did nothing"
         );
+    }
+
+    /// The prefetch pass (on for databases of 128 MB and more, which no test builds) is
+    /// forced on for small ones: IDA* finds paths of the same length over the same nodes
+    /// as without it, on 3x3 and with the 4x4 6-6-3 databases, plain node and lean node.
+    #[test]
+    fn the_prefetch_pass_changes_no_search() {
+        let none = &|_| ControlFlow::Continue(());
+        for (side, patterns, walk) in [
+            (3usize, vec![vec![1u8, 3, 4], vec![2, 5, 6, 7, 8]], 40),
+            (
+                4,
+                vec![
+                    vec![1, 2, 3],
+                    vec![4, 5, 8, 9, 12, 13],
+                    vec![6, 7, 10, 11, 14, 15],
+                ],
+                36,
+            ),
+        ] {
+            let board = crate::Board::new(side, side).unwrap();
+            let goal = State::canonical_goal(board, 0);
+            let dbs: Vec<_> = patterns
+                .iter()
+                .map(|p| Arc::new(PatternDatabase::build(&goal, p, none).unwrap().map_into()))
+                .collect();
+            let plain = PatternHeuristic::new(&goal, dbs.clone(), true).unwrap();
+            let fetching = PatternHeuristic::new(&goal, dbs, true)
+                .unwrap()
+                .with_prefetch(true);
+            assert!(!plain.prefetches());
+            assert!(fetching.prefetches());
+            let mut rng = SplitMix64::new(side as u64);
+            for _ in 0..12 {
+                let mut start = goal;
+                for _ in 0..walk {
+                    let mv = crate::Move::ALL[(rng.next_u64() % 4) as usize];
+                    start = start.apply(mv).unwrap_or(start);
+                }
+                let a = idastar(&start, &plain, Limits::default());
+                let b = idastar(&start, &fetching, Limits::default());
+                assert_eq!(
+                    (a.expanded, a.generated),
+                    (b.expanded, b.generated),
+                    "{start}"
+                );
+                assert_eq!(a.solution().map(|s| s.len()), b.solution().map(|s| s.len()));
+                let (lean_a, lean_b) = (
+                    plain.regular_reflected().unwrap(),
+                    fetching.regular_reflected().unwrap(),
+                );
+                assert!(lean_b.prefetches());
+                let c = idastar(&start, &lean_a, Limits::default());
+                let d = idastar(&start, &lean_b, Limits::default());
+                assert_eq!(
+                    (c.expanded, c.generated),
+                    (d.expanded, d.generated),
+                    "{start}"
+                );
+                assert_eq!(
+                    (c.expanded, c.generated),
+                    (a.expanded, a.generated),
+                    "{start}"
+                );
+            }
+        }
     }
 }

@@ -1,0 +1,451 @@
+//! The MTM search's inner loop for a colouring-database estimate, on packed boards: the
+//! state as one 64-bit word (four bits a cell), its colouring as another (two bits a cell,
+//! the letters the database ranks) and the mirrored colouring as a third, each updated by a
+//! slide with a mask and a shift instead of rebuilt cell by cell; and every child's two
+//! entries asked of memory (`ColouringDb::prefetch`) before the first is read, so that
+//! their trips to the 151 MB table overlap.
+//!
+//! Why it is the same search as [`super::search::ida_star`] with
+//! [`Estimate::estimate`](super::search::Estimate::estimate): the children are taken in the
+//! same order (the four moves in [`Move::ALL`] order, never two along one axis in a row, each
+//! slide of one cell, then two, ...), each is counted, cut or searched by the same `g + h`
+//! against the same bound, and `h` is the same maximum of the two entries (read whole even
+//! for a child that is cut, so that the next bound is the same). `tests/mtm_colouring.rs`
+//! checks that both give the same lengths and node counts, and that the packed words equal
+//! the ones built from scratch along random walks.
+//!
+//! A slide moves the `k` tiles between the blank and its new cell one cell towards the old
+//! one: in a packed word that is the bits of those cells shifted by one cell's width along a
+//! row (a horizontal slide) or one row's width (a vertical one), the blank's zero bits taking
+//! the place they leave. The mirror (the transposition) turns a horizontal slide into a
+//! vertical one of the mirrored board, and the other way round.
+
+// Cells, slide lengths and moves are below 16 (a colouring's board has at most 16 cells),
+// an entry's index below 2^32 (`Colouring::entries`): no conversion here truncates.
+#![allow(clippy::cast_possible_truncation)]
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::board::{Board, Move};
+use crate::search::{Limit, Limits, Outcome, SearchResult};
+use crate::solution::Solution;
+use crate::state::State;
+use crate::store::StoredBytes;
+
+use super::colouring::{ColouringDb, MAX_COLOURING_CELLS};
+
+/// A colouring database read towards one goal on the state and, where the goal is its own
+/// mirror image, on the mirrored state (the estimate of
+/// [`MtmHeuristic::with_colouring`](super::heuristic::MtmHeuristic::with_colouring) without
+/// the walking distance), in the form the packed search reads it.
+#[derive(Debug)]
+pub struct PackedColouring {
+    db: Arc<ColouringDb<StoredBytes>>,
+    /// Each tile's letter towards the goal.
+    letters: [u8; MAX_COLOURING_CELLS],
+    /// The mirror's cell map and each tile's letter after the mirror's relabelling.
+    mirror: Option<([u8; MAX_COLOURING_CELLS], [u8; MAX_COLOURING_CELLS])>,
+}
+
+impl PackedColouring {
+    pub(crate) fn new(
+        db: Arc<ColouringDb<StoredBytes>>,
+        letters: [u8; MAX_COLOURING_CELLS],
+        mirror: Option<([u8; MAX_COLOURING_CELLS], [u8; MAX_COLOURING_CELLS])>,
+    ) -> PackedColouring {
+        PackedColouring {
+            db,
+            letters,
+            mirror,
+        }
+    }
+
+    /// The packed words of `state` (at most [`MAX_COLOURING_CELLS`] cells).
+    fn node(&self, state: &State) -> Node {
+        let (mut tiles, mut board, mut mirrored) = (0u64, 0u64, 0u64);
+        let blank = state.blank();
+        // Zero without a mirror, as the slides leave it.
+        let mut mirror_blank = 0;
+        for (c, &t) in state.cells().iter().enumerate() {
+            let t = usize::from(t);
+            tiles |= (t as u64) << (4 * c);
+            board |= u64::from(self.letters[t]) << (2 * c);
+            if let Some((cell, letter)) = &self.mirror {
+                mirrored |= u64::from(letter[t]) << (2 * cell[c]);
+                mirror_blank = usize::from(cell[blank]);
+            }
+        }
+        Node {
+            tiles,
+            board,
+            mirrored,
+            blank: blank as u8,
+            mirror_blank: mirror_blank as u8,
+        }
+    }
+
+    /// The entries' indexes of `node`: of its colouring and of its mirrored one (the first
+    /// again where there is no mirror).
+    #[inline]
+    fn indexes(&self, node: &Node) -> (usize, usize) {
+        let plain = self.db.index_of(node.board, usize::from(node.blank));
+        match self.mirror {
+            Some(_) => (
+                plain,
+                self.db
+                    .index_of(node.mirrored, usize::from(node.mirror_blank)),
+            ),
+            None => (plain, plain),
+        }
+    }
+
+    /// The estimate of the node with entries' indexes `(plain, mirrored)`.
+    #[inline]
+    fn estimate_at(&self, (plain, mirrored): (usize, usize)) -> u32 {
+        u32::from(self.db.entry_at(plain).max(self.db.entry_at(mirrored)))
+    }
+}
+
+/// A state of the search, packed: tile `t` on cell `c` is `t << 4c` in `tiles`, its letter
+/// `letter << 2c` in `board`, its mirrored letter `<< 2 mirror(c)` in `mirrored`; the blank
+/// is zero in all three. Without a mirror, `mirrored` and `mirror_blank` stay zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    tiles: u64,
+    board: u64,
+    mirrored: u64,
+    blank: u8,
+    mirror_blank: u8,
+}
+
+/// The slides of one board: for each blank cell and move, how far the blank can go, and for
+/// each length the masks of the cells whose tiles move.
+struct Slides {
+    /// `reach[blank][move]`: the most cells the blank can slide that way.
+    reach: [[u8; 4]; MAX_COLOURING_CELLS],
+    /// `mask[(blank * 4 + move) * 16 + k - 1]`: the cells (four bits each) whose tiles a
+    /// slide of `k` cells moves, and the same cells two bits each.
+    mask: Vec<(u64, u64)>,
+    /// `step[move]`: how many cells apart in row-major order the blank's successive cells
+    /// are (1 along a row, the width along a column).
+    step: [u32; 4],
+}
+
+/// The move of the mirrored board that a move of the board is.
+fn transposed(mv: usize) -> usize {
+    // Up <-> Left, Down <-> Right (indexes in Move::ALL: Up 0, Down 1, Left 2, Right 3).
+    [2, 3, 0, 1][mv]
+}
+
+impl Slides {
+    fn new(board: Board) -> Slides {
+        let n = board.cells();
+        let mut slides = Slides {
+            reach: [[0; 4]; MAX_COLOURING_CELLS],
+            mask: vec![(0, 0); n * 4 * 16],
+            step: [0; 4],
+        };
+        for (m, mv) in Move::ALL.into_iter().enumerate() {
+            slides.step[m] = if matches!(mv, Move::Left | Move::Right) {
+                1
+            } else {
+                board.width() as u32
+            };
+            for blank in 0..n {
+                let (mut cell, mut k) = (blank, 0);
+                let (mut tiles, mut letters) = (0u64, 0u64);
+                while let Some(next) = board.step(cell, mv) {
+                    cell = next;
+                    k += 1;
+                    tiles |= 0xF << (4 * cell);
+                    letters |= 0x3 << (2 * cell);
+                    slides.mask[(blank * 4 + m) * 16 + k - 1] = (tiles, letters);
+                }
+                slides.reach[blank][m] = k as u8;
+            }
+        }
+        slides
+    }
+
+    /// `node` after its blank slid `k` cells by move `m` (`k` at most its reach), the
+    /// mirrored word updated too where `mirrored`.
+    #[inline(always)]
+    fn slide(&self, node: &Node, m: usize, k: usize, mirrored: bool) -> Node {
+        let blank = usize::from(node.blank);
+        let mut child = Node {
+            tiles: self.apply(node.tiles, 4, blank, m, k),
+            board: self.apply(node.board, 2, blank, m, k),
+            mirrored: node.mirrored,
+            blank: self.target(blank, m, k) as u8,
+            mirror_blank: node.mirror_blank,
+        };
+        if mirrored {
+            let (t, mirror_blank) = (transposed(m), usize::from(node.mirror_blank));
+            child.mirrored = self.apply(node.mirrored, 2, mirror_blank, t, k);
+            child.mirror_blank = self.target(mirror_blank, t, k) as u8;
+        }
+        child
+    }
+
+    /// The cell the blank on `blank` reaches by `k` cells of move `m`.
+    #[inline(always)]
+    fn target(&self, blank: usize, m: usize, k: usize) -> usize {
+        let step = self.step[m] as usize;
+        if m == 0 || m == 2 {
+            blank - k * step
+        } else {
+            blank + k * step
+        }
+    }
+
+    /// `word` (`bits` a cell) after the blank on `blank` slid `k` cells by move `m`.
+    #[inline(always)]
+    fn apply(&self, word: u64, bits: u32, blank: usize, m: usize, k: usize) -> u64 {
+        let (tiles, letters) = self.mask[(blank * 4 + m) * 16 + k - 1];
+        let mask = if bits == 4 { tiles } else { letters };
+        let moving = word & mask;
+        let shift = bits * self.step[m];
+        // Up and Left take the blank to lower cells: its tiles go up a cell (a left shift).
+        let moved = if m == 0 || m == 2 {
+            moving << shift
+        } else {
+            moving >> shift
+        };
+        (word & !mask) | moved
+    }
+}
+
+/// The most children a node has: every slide of the blank along its row and column, at
+/// most `(w - 1) + (h - 1)` with both sides at least 2 and at most 16 cells (2x8: 8).
+const MAX_CHILDREN: usize = 8;
+
+/// One child of a node: its words, the slide that made it and its entries' indexes.
+#[derive(Clone, Copy)]
+struct Child {
+    node: Node,
+    m: u8,
+    k: u8,
+    plain: u32,
+    mirrored: u32,
+}
+
+impl Child {
+    /// A blank slot (zeros: cheap to fill an array with).
+    const NONE: Child = Child {
+        node: Node {
+            tiles: 0,
+            board: 0,
+            mirrored: 0,
+            blank: 0,
+            mirror_blank: 0,
+        },
+        m: 0,
+        k: 0,
+        plain: 0,
+        mirrored: 0,
+    };
+}
+
+enum Step {
+    Found,
+    Stopped,
+    Next(u32),
+}
+
+struct Search<'a> {
+    h: &'a PackedColouring,
+    slides: Slides,
+    goal: u64,
+    limits: &'a Limits,
+    began: Instant,
+    expanded: u64,
+    generated: u64,
+    path: Vec<(Move, usize)>,
+    stopped: Option<Limit>,
+    bound: u32,
+    mirrored: bool,
+}
+
+/// [`super::search::ida_star`] for the estimate `h` towards `goal` (the board of `start`,
+/// at most [`MAX_COLOURING_CELLS`] cells), on packed boards.
+pub(crate) fn ida_star(
+    start: &State,
+    goal: &State,
+    h: &PackedColouring,
+    limits: &Limits,
+) -> SearchResult {
+    let began = Instant::now();
+    let board = goal.board();
+    let mut search = Search {
+        h,
+        slides: Slides::new(board),
+        goal: h.node(goal).tiles,
+        limits,
+        began,
+        expanded: 0,
+        generated: 0,
+        path: Vec::new(),
+        stopped: None,
+        bound: 0,
+        mirrored: h.mirror.is_some(),
+    };
+    let outcome = if start.board() != board || !start.can_reach(goal) {
+        Outcome::Unsolvable
+    } else {
+        let root = h.node(start);
+        let root_h = h.estimate_at(h.indexes(&root));
+        let mut bound = root_h;
+        loop {
+            search.bound = bound;
+            match search.dfs(&root, 0, bound, None) {
+                Step::Found => {
+                    let moves = search
+                        .path
+                        .iter()
+                        .flat_map(|&(mv, cells)| std::iter::repeat_n(mv, cells))
+                        .collect();
+                    break Outcome::Solved(
+                        Solution::from_moves(*start, moves).expect("searched moves are legal"),
+                    );
+                }
+                Step::Stopped => break Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes)),
+                Step::Next(next) => bound = next,
+            }
+        }
+    };
+    SearchResult {
+        outcome,
+        expanded: search.expanded,
+        generated: search.generated,
+        elapsed: began.elapsed(),
+    }
+}
+
+impl Search<'_> {
+    /// Below `node`, reached in `g` moves within `bound` (the caller checked `g + h`), the
+    /// last along the axis of `last` (move index).
+    fn dfs(&mut self, node: &Node, g: u32, bound: u32, last: Option<usize>) -> Step {
+        if node.tiles == self.goal {
+            return Step::Found;
+        }
+        self.stopped =
+            super::search::out_of_limits(self.limits, self.began, self.expanded, self.bound);
+        if self.stopped.is_some() {
+            return Step::Stopped;
+        }
+        self.expanded += 1;
+        // Every child first, each child's entries asked for; then each read and searched.
+        let mut children = [Child::NONE; MAX_CHILDREN];
+        let mut count = 0;
+        let blank = usize::from(node.blank);
+        for m in 0..4 {
+            // Up/Down are 0/1, Left/Right 2/3: the same axis when the halves agree.
+            if last.is_some_and(|l| l / 2 == m / 2) {
+                continue;
+            }
+            for k in 1..=usize::from(self.slides.reach[blank][m]) {
+                let child = self.slides.slide(node, m, k, self.mirrored);
+                let (plain, mirrored) = self.h.indexes(&child);
+                self.h.db.prefetch(plain);
+                self.h.db.prefetch(mirrored);
+                children[count] = Child {
+                    node: child,
+                    m: m as u8,
+                    k: k as u8,
+                    plain: plain as u32,
+                    mirrored: mirrored as u32,
+                };
+                count += 1;
+            }
+        }
+        let mut least = u32::MAX;
+        for child in &children[..count] {
+            self.generated += 1;
+            let f = g
+                + 1
+                + self
+                    .h
+                    .estimate_at((child.plain as usize, child.mirrored as usize));
+            if f > bound {
+                least = least.min(f);
+                continue;
+            }
+            self.path
+                .push((Move::ALL[usize::from(child.m)], usize::from(child.k)));
+            match self.dfs(&child.node, g + 1, bound, Some(usize::from(child.m))) {
+                Step::Found => return Step::Found,
+                Step::Stopped => return Step::Stopped,
+                Step::Next(f) => least = least.min(f),
+            }
+            self.path.pop();
+        }
+        Step::Next(least)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mtm::colouring::Colouring;
+    use crate::rng::SplitMix64;
+
+    /// Along random walks of single-cell and multi-cell slides on 3x3 and 3x4, every packed
+    /// word updated slide by slide equals the one built from the state from scratch.
+    #[test]
+    fn packed_words_updated_by_slides_equal_words_built_from_scratch() {
+        for (board, classes) in [
+            (Board::new(3, 3).unwrap(), vec![1u8, 1, 2, 3, 3, 2, 4, 4, 0]),
+            (
+                Board::new(4, 3).unwrap(),
+                vec![1, 1, 2, 2, 3, 3, 2, 2, 3, 4, 4, 0],
+            ),
+            (
+                Board::new(4, 4).unwrap(),
+                Colouring::four_by_four().classes().to_vec(),
+            ),
+        ] {
+            let goal = State::goal(board);
+            let colouring = Colouring::new(board, &classes).unwrap();
+            let letters = colouring.letters_for(&goal).unwrap();
+            // Any cell permutation and letters serve for the words' arithmetic; the
+            // transposition where the board is square, as the search uses it.
+            let w = board.width();
+            let mirror = (w == board.height()).then(|| {
+                let mut cell = [0u8; MAX_COLOURING_CELLS];
+                for (c, slot) in cell.iter_mut().enumerate().take(board.cells()) {
+                    *slot = ((c % w) * w + c / w) as u8;
+                }
+                // The blank keeps letter 0, as in every colouring.
+                let mut letter = letters;
+                letter[1..board.cells()].reverse();
+                (cell, letter)
+            });
+            // No database is read: a tiny one of the 3x3 colouring stands in.
+            let small = Board::new(3, 3).unwrap();
+            let db = ColouringDb::build(
+                &State::goal(small),
+                Colouring::new(small, &[1, 1, 2, 3, 3, 2, 4, 4, 0]).unwrap(),
+            )
+            .unwrap();
+            let h = PackedColouring::new(Arc::new(db.map_into()), letters, mirror);
+            let slides = Slides::new(board);
+            let mut rng = SplitMix64::new(board.cells() as u64);
+            let mut state = goal;
+            let mut node = h.node(&state);
+            for _ in 0..5_000 {
+                let m = (rng.next_u64() % 4) as usize;
+                let reach = usize::from(slides.reach[state.blank()][m]);
+                if reach == 0 {
+                    continue;
+                }
+                let k = 1 + (rng.next_u64() % reach as u64) as usize;
+                for _ in 0..k {
+                    state = state.apply(Move::ALL[m]).unwrap();
+                }
+                node = slides.slide(&node, m, k, h.mirror.is_some());
+                assert_eq!(node, h.node(&state), "{state}");
+            }
+        }
+    }
+}
