@@ -579,7 +579,6 @@ impl<'h, H: Heuristic> Engine<'h, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::Oracle;
     use crate::board::Board;
     use crate::guarantee::Factor;
     use crate::heuristic::LinearConflict;
@@ -600,8 +599,9 @@ mod tests {
     /// which is never above the exact distance.
     #[test]
     fn bounded_search_with_the_shortened_path_stays_within_the_factor_on_sampled_3x4_states() {
-        let oracle = Oracle::in_memory();
         let goal = State::goal(Board::new(3, 4).unwrap());
+        let table =
+            crate::table::Table::build(&goal, crate::generate::BuildOptions::default()).unwrap();
         let h = LinearConflict::new(&goal);
         let prune = MovePruner::for_board(goal.board());
         let options = SampleOptions {
@@ -609,7 +609,7 @@ mod tests {
             ..SampleOptions::default()
         };
         let mut suboptimal = 0;
-        for instance in oracle.sample(&goal, &options, 30).unwrap() {
+        for instance in crate::sample::sample(&table, &goal, &options, 30).unwrap() {
             let exact = instance.distance.unwrap() as usize;
             for factor in ["1.1", "1.2", "1.5", "2"] {
                 let factor: Factor = factor.parse().unwrap();
