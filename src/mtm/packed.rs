@@ -29,11 +29,11 @@ use std::time::Instant;
 
 use crate::board::{Board, Move};
 use crate::search::{Limit, Limits, Outcome, SearchResult};
-use crate::solution::Solution;
 use crate::state::State;
 use crate::store::StoredBytes;
 
 use super::colouring::{ColouringDb, MAX_COLOURING_CELLS};
+use super::search::{iterate, spelled_out, Step};
 
 /// A colouring database read towards one goal on the state and, where the goal is its own
 /// mirror image, on the mirrored state (the estimate of
@@ -247,12 +247,6 @@ impl Child {
     };
 }
 
-enum Step {
-    Found,
-    Stopped,
-    Next(u32),
-}
-
 struct Search<'a> {
     h: &'a PackedColouring,
     slides: Slides,
@@ -295,23 +289,14 @@ pub(crate) fn ida_star(
     } else {
         let root = h.node(start);
         let root_h = h.estimate_at(h.indexes(&root));
-        let mut bound = root_h;
-        loop {
+        let found = iterate(root_h, |bound| {
             search.bound = bound;
-            match search.dfs(&root, 0, bound, None) {
-                Step::Found => {
-                    let moves = search
-                        .path
-                        .iter()
-                        .flat_map(|&(mv, cells)| std::iter::repeat_n(mv, cells))
-                        .collect();
-                    break Outcome::Solved(
-                        Solution::from_moves(*start, moves).expect("searched moves are legal"),
-                    );
-                }
-                Step::Stopped => break Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes)),
-                Step::Next(next) => bound = next,
-            }
+            search.dfs(&root, 0, bound, None)
+        });
+        if found {
+            Outcome::Solved(spelled_out(start, &search.path))
+        } else {
+            Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes))
         }
     };
     SearchResult {

@@ -83,23 +83,15 @@ pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> 
     let outcome = if start.board() != goal.board() || !start.can_reach(&goal) {
         Outcome::Unsolvable
     } else {
-        let mut bound = h.estimate(start);
-        loop {
+        let root_h = h.estimate(start);
+        let found = iterate(root_h, |bound| {
             search.bound = bound;
-            match search.dfs(start, 0, bound, None) {
-                Step::Found => {
-                    let moves = search
-                        .path
-                        .iter()
-                        .flat_map(|&(mv, cells)| std::iter::repeat_n(mv, cells))
-                        .collect();
-                    break Outcome::Solved(
-                        Solution::from_moves(*start, moves).expect("searched moves are legal"),
-                    );
-                }
-                Step::Stopped => break Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes)),
-                Step::Next(next) => bound = next,
-            }
+            search.dfs(start, 0, bound, None)
+        });
+        if found {
+            Outcome::Solved(spelled_out(start, &search.path))
+        } else {
+            Outcome::GaveUp(search.stopped.unwrap_or(Limit::Nodes))
         }
     };
     SearchResult {
@@ -110,11 +102,36 @@ pub fn ida_star<E: Estimate + ?Sized>(start: &State, h: &E, limits: &Limits) -> 
     }
 }
 
-enum Step {
+/// How one depth-first pass within a bound ended.
+pub(super) enum Step {
     Found,
     Stopped,
     /// Not found within the bound; the least estimate beyond it.
     Next(u32),
+}
+
+/// The IDA* iterations both MTM searches run (this module's and [`super::packed`]'s): a pass
+/// per bound from `first`, each next bound the least estimate the pass saw beyond its own,
+/// until a pass finds the goal (`true`) or stops at a limit (`false`).
+pub(super) fn iterate(first: u32, mut pass: impl FnMut(u32) -> Step) -> bool {
+    let mut bound = first;
+    loop {
+        match pass(bound) {
+            Step::Found => return true,
+            Step::Stopped => return false,
+            Step::Next(next) => bound = next,
+        }
+    }
+}
+
+/// A found path of slides, (direction, cells slid), spelled out one cell at a time from
+/// `start`.
+pub(super) fn spelled_out(start: &State, slides: &[(Move, usize)]) -> Solution {
+    let moves = slides
+        .iter()
+        .flat_map(|&(mv, cells)| std::iter::repeat_n(mv, cells))
+        .collect();
+    Solution::from_moves(*start, moves).expect("searched moves are legal")
 }
 
 struct Ida<'a, E: ?Sized> {
