@@ -14,7 +14,12 @@
 //! `heuristic::Lookups`), `--search
 //! idastar|dual` (default `idastar`: IDA* with the move-pruning automaton), `--resident` (copy
 //! the databases into the process's memory on huge pages first: `PatternDatabase::resident`,
-//! fewer TLB misses per lookup for the price of the copy). The pattern
+//! fewer TLB misses per lookup for the price of the copy), `--threads N` (IDA* on N threads,
+//! the parallel driver of [`npuzzle::search::parallel_idastar`]), `--checkpoint-dir DIR`
+//! (each instance keeps a checkpoint `DIR/ID.checkpoint`, [`Limits::checkpoint`], so a
+//! restart resumes the instance in progress at the subtree it had reached instead of starting
+//! it over; the seconds already spent are kept beside it in `DIR/ID.seconds`, so the results
+//! line counts every run's time). The pattern
 //! databases come from `--data-dir` (the strongest there, as the answer layer picks them;
 //! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an
 //! instance failed (a length other than the published one), 2 for bad arguments or files.
@@ -43,6 +48,7 @@ fn run() -> Result<ExitCode, String> {
     let (mut board, mut dir, mut instances, mut results) = (None, None, None, None);
     let (mut goal, mut easiest_first, mut only) = (None, false, None::<Vec<String>>);
     let (mut lookups, mut dual, mut resident) = (Lookups::ALL, false, false);
+    let (mut threads, mut checkpoints) = (1usize, None::<PathBuf>);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
@@ -53,6 +59,14 @@ fn run() -> Result<ExitCode, String> {
             "--goal" => goal = Some(value()?),
             "--easiest-first" => easiest_first = true,
             "--resident" => resident = true,
+            "--threads" => {
+                threads = value()?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or(format!("{arg}: expected a number of threads, 1 or more"))?
+            }
+            "--checkpoint-dir" => checkpoints = Some(PathBuf::from(value()?)),
             "--only" => only = Some(value()?.split(',').map(str::to_string).collect()),
             "--lookups" => {
                 lookups = value()?
@@ -117,17 +131,39 @@ fn run() -> Result<ExitCode, String> {
             "IDA* with move pruning"
         }
     );
+    if dual && (threads > 1 || checkpoints.is_some()) {
+        return Err("--search dual runs on one thread without a checkpoint".into());
+    }
+    if let Some(dir) = &checkpoints {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     let solve = |instance: &instance_set::Instance| {
         // The databases are for the canonical goal: relabel, search, replay in own labels.
         let relabelled = instance.start.relabel_for(&goal);
+        let mut limits = Limits::default().threads(threads);
+        let mut clock = None;
+        if let Some(dir) = &checkpoints {
+            let file: &'static std::path::Path = Box::leak(
+                dir.join(format!("{}.checkpoint", instance.id))
+                    .into_boxed_path(),
+            );
+            limits = limits.checkpoint(file);
+            clock = Some(RunClock::start(
+                dir.join(format!("{}.seconds", instance.id)),
+                file,
+            ));
+        }
         let mut result = if dual {
-            search::dual_idastar(&relabelled, &h, Limits::default()).result
+            search::dual_idastar(&relabelled, &h, limits).result
         } else if let Some(lean) = h.regular_reflected() {
             // Without dual lookups: the heuristic's smaller node, the same search.
-            search::run_with(Algorithm::IdaStar, &lean, &relabelled, Limits::default())
+            search::run_with(Algorithm::IdaStar, &lean, &relabelled, limits)
         } else {
-            search::run_with(Algorithm::IdaStar, &h, &relabelled, Limits::default())
+            search::run_with(Algorithm::IdaStar, &h, &relabelled, limits)
         };
+        if let Some(clock) = clock {
+            result.elapsed = clock.stop(matches!(result.outcome, npuzzle::Outcome::Solved(_)));
+        }
         if let npuzzle::Outcome::Solved(solution) = &result.outcome {
             let moves = solution.moves().to_vec();
             result.outcome = npuzzle::Outcome::Solved(
@@ -151,4 +187,73 @@ fn run() -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The time an instance has taken over every run that worked on it: the seconds of the runs
+/// before (kept in a file beside its checkpoint) plus this run's, written back every few
+/// seconds by a thread, so that a run killed mid-instance loses at most those seconds.
+struct RunClock {
+    writer: std::thread::JoinHandle<()>,
+    stop: std::sync::mpsc::Sender<()>,
+    before: std::time::Duration,
+    began: std::time::Instant,
+    file: PathBuf,
+}
+
+impl RunClock {
+    /// Reads the seconds of earlier runs from `file` when the checkpoint `checkpoint` exists
+    /// (with no checkpoint the instance starts over, and so does its time).
+    fn start(file: PathBuf, checkpoint: &std::path::Path) -> RunClock {
+        let before = if checkpoint.exists() {
+            std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|text| text.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map_or(
+                    std::time::Duration::ZERO,
+                    std::time::Duration::from_secs_f64,
+                )
+        } else {
+            std::time::Duration::ZERO
+        };
+        let began = std::time::Instant::now();
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let path = file.clone();
+        let writer = std::thread::spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(std::time::Duration::from_secs(10))
+            {
+                save_seconds(&path, before + began.elapsed());
+            }
+        });
+        RunClock {
+            writer,
+            stop,
+            before,
+            began,
+            file,
+        }
+    }
+
+    /// The instance's whole time; the file is removed once it is solved, else brought up to
+    /// date for the next run.
+    fn stop(self, solved: bool) -> std::time::Duration {
+        let total = self.before + self.began.elapsed();
+        let _ = self.stop.send(());
+        let _ = self.writer.join();
+        if solved {
+            let _ = std::fs::remove_file(&self.file);
+        } else {
+            save_seconds(&self.file, total);
+        }
+        total
+    }
+}
+
+/// Writes `seconds` to `path` through a temporary file renamed over it (never half a number).
+fn save_seconds(path: &std::path::Path, seconds: std::time::Duration) {
+    let temporary = path.with_extension("seconds.tmp");
+    if std::fs::write(&temporary, format!("{:.3}\n", seconds.as_secs_f64())).is_ok() {
+        let _ = std::fs::rename(&temporary, path);
+    }
 }
