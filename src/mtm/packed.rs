@@ -40,7 +40,7 @@ use crate::search::{Limit, Limits, Outcome, SearchResult};
 use crate::state::State;
 use crate::store::StoredBytes;
 
-use super::colouring::{ColouringDb, MAX_COLOURING_CELLS};
+use super::colouring::{ColouringDb, Shares, MAX_COLOURING_CELLS};
 use super::search::{iterate, spelled_out, Step};
 
 /// A colouring database read towards one goal on the state and, where the goal is its own
@@ -93,41 +93,53 @@ impl PackedColouring {
         }
     }
 
-    /// The ranks of both words of `node` ([`ColouringDb::rank_of`]; the mirrored one zero
+    /// The ranks of both words of `node` ([`ColouringDb::shares_of`]; the mirrored one zero
     /// without a mirror).
     fn ranks(&self, node: &Node) -> Ranks {
         Ranks {
-            plain: self.plain_rank(node),
+            plain: self.db.shares_of(node.board, usize::from(node.blank)),
             mirrored: if self.mirror.is_some() {
-                self.mirrored_rank(node)
+                self.db
+                    .shares_of(node.mirrored, usize::from(node.mirror_blank))
             } else {
-                0
+                Shares::default()
             },
         }
     }
 
+    /// The rank of `child`'s plain word, its parent `node`'s being `shares`.
     #[inline]
-    fn plain_rank(&self, node: &Node) -> u32 {
-        self.db.rank_of(node.board, usize::from(node.blank)) as u32
+    fn plain_rank(&self, node: &Node, shares: Shares, child: &Node) -> Shares {
+        self.db.shares_after(
+            (node.board, usize::from(node.blank)),
+            shares,
+            child.board,
+            usize::from(child.blank),
+        )
     }
 
+    /// The rank of `child`'s mirrored word, its parent `node`'s being `shares`.
     #[inline]
-    fn mirrored_rank(&self, node: &Node) -> u32 {
-        self.db
-            .rank_of(node.mirrored, usize::from(node.mirror_blank)) as u32
+    fn mirrored_rank(&self, node: &Node, shares: Shares, child: &Node) -> Shares {
+        self.db.shares_after(
+            (node.mirrored, usize::from(node.mirror_blank)),
+            shares,
+            child.mirrored,
+            usize::from(child.mirror_blank),
+        )
     }
 
     /// The index of `node`'s plain entry, its plain word's rank being `rank`.
     #[inline]
-    fn plain_index(&self, node: &Node, rank: u32) -> usize {
-        self.db.index_at(rank as usize, usize::from(node.blank))
+    fn plain_index(&self, node: &Node, rank: Shares) -> usize {
+        self.db.index_at(rank.rank(), usize::from(node.blank))
     }
 
     /// The index of `node`'s mirrored entry, its mirrored word's rank being `rank`.
     #[inline]
-    fn mirrored_index(&self, node: &Node, rank: u32) -> usize {
+    fn mirrored_index(&self, node: &Node, rank: Shares) -> usize {
         self.db
-            .index_at(rank as usize, usize::from(node.mirror_blank))
+            .index_at(rank.rank(), usize::from(node.mirror_blank))
     }
 
     #[inline]
@@ -148,11 +160,12 @@ impl PackedColouring {
 
 /// The ranks of a node's two words, carried down the search: a slide keeps one of them (a
 /// horizontal slide the plain word, a vertical one the mirrored word), so a child computes
-/// at most one, and only where the kept one's entry does not already cut it.
+/// at most one, only where the kept one's entry does not already cut it, and of that one only
+/// the shares whose letters the slide changed ([`ColouringDb::shares_after`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Ranks {
-    plain: u32,
-    mirrored: u32,
+    plain: Shares,
+    mirrored: Shares,
 }
 
 /// A state of the search, packed: tile `t` on cell `c` is `t << 4c` in `tiles`, its letter
@@ -293,8 +306,8 @@ impl Child {
             mirror_blank: 0,
         },
         ranks: Ranks {
-            plain: 0,
-            mirrored: 0,
+            plain: Shares::ZERO,
+            mirrored: Shares::ZERO,
         },
         m: 0,
         k: 0,
@@ -376,13 +389,19 @@ impl Search<'_> {
     /// its slide changed, that word's rank set in `ranks`; `None` for a horizontal slide
     /// without a mirror (the only entry is on the kept word).
     #[inline(always)]
-    fn other_index(&self, child: &Node, horizontal: bool, ranks: &mut Ranks) -> Option<usize> {
+    fn other_index(
+        &self,
+        node: &Node,
+        child: &Node,
+        horizontal: bool,
+        ranks: &mut Ranks,
+    ) -> Option<usize> {
         let h = self.h;
         if !horizontal {
-            ranks.plain = h.plain_rank(child);
+            ranks.plain = h.plain_rank(node, ranks.plain, child);
             Some(h.plain_index(child, ranks.plain))
         } else if self.mirrored {
-            ranks.mirrored = h.mirrored_rank(child);
+            ranks.mirrored = h.mirrored_rank(node, ranks.mirrored, child);
             Some(h.mirrored_index(child, ranks.mirrored))
         } else {
             None
@@ -444,7 +463,7 @@ impl Search<'_> {
                     // Cut; its exact estimate matters only where it could lower the next
                     // bound.
                     if f < self.next {
-                        let exact = match self.other_index(&child, horizontal, &mut ranks) {
+                        let exact = match self.other_index(node, &child, horizontal, &mut ranks) {
                             Some(index) => f.max(g + 1 + h.entry(index)),
                             None => f,
                         };
@@ -452,7 +471,7 @@ impl Search<'_> {
                     }
                     continue;
                 }
-                let other = match self.other_index(&child, horizontal, &mut ranks) {
+                let other = match self.other_index(node, &child, horizontal, &mut ranks) {
                     Some(index) => {
                         h.db.prefetch(index);
                         index
