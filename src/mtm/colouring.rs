@@ -313,9 +313,6 @@ pub(crate) struct Shares {
 }
 
 impl Shares {
-    /// Both shares zero (a blank slot's).
-    pub(crate) const ZERO: Shares = Shares { head: 0, tail: 0 };
-
     /// The rank.
     #[inline]
     pub(crate) fn rank(self) -> usize {

@@ -295,28 +295,6 @@ struct Child {
     other: u32,
 }
 
-impl Child {
-    /// A blank slot (zeros: cheap to fill an array with).
-    const NONE: Child = Child {
-        node: Node {
-            tiles: 0,
-            board: 0,
-            mirrored: 0,
-            blank: 0,
-            mirror_blank: 0,
-        },
-        ranks: Ranks {
-            plain: Shares::ZERO,
-            mirrored: Shares::ZERO,
-        },
-        m: 0,
-        k: 0,
-        place: 0,
-        first: 0,
-        other: 0,
-    };
-}
-
 struct Search<'a> {
     h: &'a PackedColouring,
     slides: Slides,
@@ -330,6 +308,9 @@ struct Search<'a> {
     bound: u32,
     /// The least estimate beyond the bound seen so far in this iteration: the next bound.
     next: u32,
+    /// The children waiting to be searched of every node on the path, each node's on top
+    /// of its parent's.
+    children: Vec<Child>,
     mirrored: bool,
 }
 
@@ -355,6 +336,7 @@ pub(crate) fn ida_star(
         stopped: None,
         bound: 0,
         next: u32::MAX,
+        children: Vec::with_capacity(MAX_CHILDREN * 64),
         mirrored: h.mirror.is_some(),
     };
     let outcome = if start.board() != board || !start.can_reach(goal) {
@@ -437,8 +419,10 @@ impl Search<'_> {
         }
         self.expanded += 1;
         let h = self.h;
-        let mut children = [Child::NONE; MAX_CHILDREN];
-        let (mut count, mut all) = (0, 0u8);
+        // This node's children go on top of the shared stack, its ancestors' below; the
+        // stack grows without being filled first (an array here cost a `memset` a node).
+        let base = self.children.len();
+        let mut all = 0u8;
         let blank = usize::from(node.blank);
         for m in 0..4 {
             // Up/Down are 0/1, Left/Right 2/3: the same axis when the halves agree.
@@ -478,7 +462,7 @@ impl Search<'_> {
                     }
                     None => h.plain_index(&child, ranks.plain),
                 };
-                children[count] = Child {
+                self.children.push(Child {
                     node: child,
                     ranks,
                     m: m as u8,
@@ -486,15 +470,15 @@ impl Search<'_> {
                     place: all,
                     first: first as u8,
                     other: other as u32,
-                };
-                count += 1;
+                });
             }
         }
         // Every child counts as generated, as in the state-by-state search, which takes
         // them one by one: so where a child's subtree ends the search, the children after
         // it are taken back off.
         self.generated += u64::from(all);
-        for child in &children[..count] {
+        for i in base..self.children.len() {
+            let child = self.children[i];
             let f = g + 1 + u32::from(child.first).max(h.entry(child.other as usize));
             if f > bound {
                 self.next = self.next.min(f);
@@ -511,10 +495,12 @@ impl Search<'_> {
             );
             if below.is_break() {
                 self.generated -= u64::from(all - child.place);
+                self.children.truncate(base);
                 return below;
             }
             self.path.pop();
         }
+        self.children.truncate(base);
         ControlFlow::Continue(())
     }
 }
