@@ -304,6 +304,22 @@ fn rank_share(word: u64, letters: usize, mut remaining: [u8; CLASSES]) -> Option
     Some(rank)
 }
 
+/// A word's rank as the sum of its two shares: the first letters' (one table read) and the
+/// others' (another): [`ColouringDb::shares_of`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Shares {
+    head: u32,
+    tail: u32,
+}
+
+impl Shares {
+    /// The rank.
+    #[inline]
+    pub(crate) fn rank(self) -> usize {
+        self.head as usize + self.tail as usize
+    }
+}
+
 impl Space {
     fn new(colouring: &Colouring) -> Space {
         let cells = colouring.board.cells();
@@ -359,9 +375,40 @@ impl Space {
     /// The rank of a word.
     #[inline]
     fn rank(&self, word: u64) -> u64 {
+        let shares = self.shares(word);
+        u64::from(shares.head) + u64::from(shares.tail)
+    }
+
+    /// The rank of a word in its two shares, one table read each.
+    #[inline]
+    fn shares(&self, word: u64) -> Shares {
         let head = (word & ((1u64 << (2 * self.head)) - 1)) as usize;
         let tail = (word >> (2 * self.head)) as usize;
-        u64::from(self.prefix[head]) + u64::from(self.suffix[tail])
+        Shares {
+            head: self.prefix[head],
+            tail: self.suffix[tail],
+        }
+    }
+
+    /// The shares of `word`, those of `before` where `before`'s letters of that share are
+    /// `word`'s (`shares` being `before`'s shares): a slide changes the letters of the cells
+    /// it passes only, often all in one share's.
+    #[inline]
+    fn shares_after(&self, before: u64, shares: Shares, word: u64) -> Shares {
+        let changed = before ^ word;
+        let head_bits = 2 * self.head;
+        Shares {
+            head: if changed & ((1u64 << head_bits) - 1) == 0 {
+                shares.head
+            } else {
+                self.prefix[(word & ((1u64 << head_bits) - 1)) as usize]
+            },
+            tail: if changed >> head_bits == 0 {
+                shares.tail
+            } else {
+                self.suffix[(word >> head_bits) as usize]
+            },
+        }
     }
 
     /// The entry of the board `board` (two bits a cell) with the blank on `blank`.
@@ -808,15 +855,43 @@ impl<B: AsRef<[u8]>> ColouringDb<B> {
         u32::from(self.bytes.as_ref()[self.header.len + self.space.index(board, blank)])
     }
 
-    /// The entry's index of the board `board` (letters, two bits a cell, zero at the blank)
-    /// whose blank is on `blank`: for [`entry_at`](Self::entry_at) and
-    /// [`prefetch`](Self::prefetch).
+    /// The rank of the word of the board `board` (letters, two bits a cell, zero at the
+    /// blank) whose blank is on `blank`, in its two shares: the same for every blank cell of
+    /// one row, since a horizontal slide keeps the word. Its entries' indexes are
+    /// [`index_at`](Self::index_at)`(shares.rank(), blank)`.
     #[inline]
-    pub(crate) fn index_of(&self, board: u64, blank: usize) -> usize {
-        self.space.index(board, blank)
+    pub(crate) fn shares_of(&self, board: u64, blank: usize) -> Shares {
+        self.space.shares(Space::word_of(board, blank))
     }
 
-    /// The entry at `index` ([`index_of`](Self::index_of)).
+    /// [`shares_of`](Self::shares_of)`(board, blank)` where the board `before` with its blank
+    /// on `blank_before` has shares `shares`: only a share whose letters differ is read
+    /// again.
+    #[inline]
+    pub(crate) fn shares_after(
+        &self,
+        (before, blank_before): (u64, usize),
+        shares: Shares,
+        board: u64,
+        blank: usize,
+    ) -> Shares {
+        self.space.shares_after(
+            Space::word_of(before, blank_before),
+            shares,
+            Space::word_of(board, blank),
+        )
+    }
+
+    /// The entry's index of the board whose word has rank `rank` ([`Shares::rank`])
+    /// and whose blank is on `blank`: for [`entry_at`](Self::entry_at) and
+    /// [`prefetch`](Self::prefetch). The entries of one rank lie side by side (one cache
+    /// line's quarter for 16 cells).
+    #[inline]
+    pub(crate) fn index_at(&self, rank: usize, blank: usize) -> usize {
+        rank * self.space.cells + blank
+    }
+
+    /// The entry at `index` ([`index_at`](Self::index_at)).
     #[inline]
     pub(crate) fn entry_at(&self, index: usize) -> u8 {
         self.bytes.as_ref()[self.header.len + index]

@@ -1,18 +1,25 @@
 //! The MTM search's inner loop for a colouring-database estimate, on packed boards: the
 //! state as one 64-bit word (four bits a cell), its colouring as another (two bits a cell,
 //! the letters the database ranks) and the mirrored colouring as a third, each updated by a
-//! slide with a mask and a shift instead of rebuilt cell by cell; and every child's two
-//! entries asked of memory (`ColouringDb::prefetch`) before the first is read, so that
-//! their trips to the 151 MB table overlap.
+//! slide with a mask and a shift instead of rebuilt cell by cell.
+//!
+//! The entries are read lazily. A slide keeps one of the two words (a horizontal slide the
+//! colouring's, a vertical one the mirrored colouring's; only the blank's cell changes), and
+//! the entries of one word lie side by side in the table, so a child's entry on the kept word
+//! is on the cache line of its parent's, just read: it is read first, at once. Only a child
+//! that it does not cut has its other word ranked and that entry asked of memory
+//! (`ColouringDb::prefetch`), every such child before the first is read, so that their trips
+//! to the 151 MB table overlap. The ranks travel down the search with the words.
 //!
 //! Why it is the same search as [`super::search::ida_star`] with
 //! [`Estimate::estimate`](super::search::Estimate::estimate): the children are taken in the
 //! same order (the four moves in [`Move::ALL`] order, never two along one axis in a row, each
 //! slide of one cell, then two, ...), each is counted, cut or searched by the same `g + h`
-//! against the same bound, and `h` is the same maximum of the two entries (read whole even
-//! for a child that is cut, so that the next bound is the same). `tests/mtm_colouring.rs`
-//! checks that both give the same lengths and node counts, and that the packed words equal
-//! the ones built from scratch along random walks.
+//! against the same bound, where `h` is the maximum of the two entries (a child is cut by
+//! either; one the first entry cuts has its second read only where its estimate could still
+//! lower the next bound, so the next bound is the same). `tests/mtm_colouring.rs` checks that
+//! both give the same lengths and node counts, and that the packed words equal the ones
+//! built from scratch along random walks.
 //!
 //! A slide moves the `k` tiles between the blank and its new cell one cell towards the old
 //! one: in a packed word that is the bits of those cells shifted by one cell's width along a
@@ -24,6 +31,7 @@
 // an entry's index below 2^32 (`Colouring::entries`): no conversion here truncates.
 #![allow(clippy::cast_possible_truncation)]
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -32,7 +40,7 @@ use crate::search::{Limit, Limits, Outcome, SearchResult};
 use crate::state::State;
 use crate::store::StoredBytes;
 
-use super::colouring::{ColouringDb, MAX_COLOURING_CELLS};
+use super::colouring::{ColouringDb, Shares, MAX_COLOURING_CELLS};
 use super::search::{iterate, spelled_out, Step};
 
 /// A colouring database read towards one goal on the state and, where the goal is its own
@@ -85,26 +93,79 @@ impl PackedColouring {
         }
     }
 
-    /// The entries' indexes of `node`: of its colouring and of its mirrored one (the first
-    /// again where there is no mirror).
-    #[inline]
-    fn indexes(&self, node: &Node) -> (usize, usize) {
-        let plain = self.db.index_of(node.board, usize::from(node.blank));
-        match self.mirror {
-            Some(_) => (
-                plain,
+    /// The ranks of both words of `node` ([`ColouringDb::shares_of`]; the mirrored one zero
+    /// without a mirror).
+    fn ranks(&self, node: &Node) -> Ranks {
+        Ranks {
+            plain: self.db.shares_of(node.board, usize::from(node.blank)),
+            mirrored: if self.mirror.is_some() {
                 self.db
-                    .index_of(node.mirrored, usize::from(node.mirror_blank)),
-            ),
-            None => (plain, plain),
+                    .shares_of(node.mirrored, usize::from(node.mirror_blank))
+            } else {
+                Shares::default()
+            },
         }
     }
 
-    /// The estimate of the node with entries' indexes `(plain, mirrored)`.
+    /// The rank of `child`'s plain word, its parent `node`'s being `shares`.
     #[inline]
-    fn estimate_at(&self, (plain, mirrored): (usize, usize)) -> u32 {
-        u32::from(self.db.entry_at(plain).max(self.db.entry_at(mirrored)))
+    fn plain_rank(&self, node: &Node, shares: Shares, child: &Node) -> Shares {
+        self.db.shares_after(
+            (node.board, usize::from(node.blank)),
+            shares,
+            child.board,
+            usize::from(child.blank),
+        )
     }
+
+    /// The rank of `child`'s mirrored word, its parent `node`'s being `shares`.
+    #[inline]
+    fn mirrored_rank(&self, node: &Node, shares: Shares, child: &Node) -> Shares {
+        self.db.shares_after(
+            (node.mirrored, usize::from(node.mirror_blank)),
+            shares,
+            child.mirrored,
+            usize::from(child.mirror_blank),
+        )
+    }
+
+    /// The index of `node`'s plain entry, its plain word's rank being `rank`.
+    #[inline]
+    fn plain_index(&self, node: &Node, rank: Shares) -> usize {
+        self.db.index_at(rank.rank(), usize::from(node.blank))
+    }
+
+    /// The index of `node`'s mirrored entry, its mirrored word's rank being `rank`.
+    #[inline]
+    fn mirrored_index(&self, node: &Node, rank: Shares) -> usize {
+        self.db
+            .index_at(rank.rank(), usize::from(node.mirror_blank))
+    }
+
+    #[inline]
+    fn entry(&self, index: usize) -> u32 {
+        u32::from(self.db.entry_at(index))
+    }
+
+    /// The estimate of `node` whose words have ranks `ranks`: the larger entry.
+    fn estimate(&self, node: &Node, ranks: Ranks) -> u32 {
+        let plain = self.entry(self.plain_index(node, ranks.plain));
+        if self.mirror.is_some() {
+            plain.max(self.entry(self.mirrored_index(node, ranks.mirrored)))
+        } else {
+            plain
+        }
+    }
+}
+
+/// The ranks of a node's two words, carried down the search: a slide keeps one of them (a
+/// horizontal slide the plain word, a vertical one the mirrored word), so a child computes
+/// at most one, only where the kept one's entry does not already cut it, and of that one only
+/// the shares whose letters the slide changed ([`ColouringDb::shares_after`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Ranks {
+    plain: Shares,
+    mirrored: Shares,
 }
 
 /// A state of the search, packed: tile `t` on cell `c` is `t << 4c` in `tiles`, its letter
@@ -220,31 +281,18 @@ impl Slides {
 /// most `(w - 1) + (h - 1)` with both sides at least 2 and at most 16 cells (2x8: 8).
 const MAX_CHILDREN: usize = 8;
 
-/// One child of a node: its words, the slide that made it and its entries' indexes.
+/// One child of a node that its first entry did not cut: its words and ranks, the slide
+/// that made it, its place among all the node's children, that first entry and the index of
+/// the other (asked of memory; the first's own index where there is no other).
 #[derive(Clone, Copy)]
 struct Child {
     node: Node,
+    ranks: Ranks,
     m: u8,
     k: u8,
-    plain: u32,
-    mirrored: u32,
-}
-
-impl Child {
-    /// A blank slot (zeros: cheap to fill an array with).
-    const NONE: Child = Child {
-        node: Node {
-            tiles: 0,
-            board: 0,
-            mirrored: 0,
-            blank: 0,
-            mirror_blank: 0,
-        },
-        m: 0,
-        k: 0,
-        plain: 0,
-        mirrored: 0,
-    };
+    place: u8,
+    first: u8,
+    other: u32,
 }
 
 struct Search<'a> {
@@ -258,6 +306,11 @@ struct Search<'a> {
     path: Vec<(Move, usize)>,
     stopped: Option<Limit>,
     bound: u32,
+    /// The least estimate beyond the bound seen so far in this iteration: the next bound.
+    next: u32,
+    /// The children waiting to be searched of every node on the path, each node's on top
+    /// of its parent's.
+    children: Vec<Child>,
     mirrored: bool,
 }
 
@@ -282,16 +335,22 @@ pub(crate) fn ida_star(
         path: Vec::new(),
         stopped: None,
         bound: 0,
+        next: u32::MAX,
+        children: Vec::with_capacity(MAX_CHILDREN * 64),
         mirrored: h.mirror.is_some(),
     };
     let outcome = if start.board() != board || !start.can_reach(goal) {
         Outcome::Unsolvable
     } else {
         let root = h.node(start);
-        let root_h = h.estimate_at(h.indexes(&root));
-        let found = iterate(root_h, |bound| {
+        let ranks = h.ranks(&root);
+        let found = iterate(h.estimate(&root, ranks), |bound| {
             search.bound = bound;
-            search.dfs(&root, 0, bound, None)
+            search.next = u32::MAX;
+            match search.dfs(&root, ranks, 0, bound, None) {
+                ControlFlow::Break(step) => step,
+                ControlFlow::Continue(()) => Step::Next(search.next),
+            }
         });
         if found {
             Outcome::Solved(spelled_out(start, &search.path))
@@ -308,64 +367,141 @@ pub(crate) fn ida_star(
 }
 
 impl Search<'_> {
-    /// Below `node`, reached in `g` moves within `bound` (the caller checked `g + h`), the
-    /// last along the axis of `last` (move index).
-    fn dfs(&mut self, node: &Node, g: u32, bound: u32, last: Option<usize>) -> Step {
+    /// The index of the entry of `child` (made by a horizontal slide or not) on the word
+    /// its slide changed, that word's rank set in `ranks`; `None` for a horizontal slide
+    /// without a mirror (the only entry is on the kept word).
+    #[inline(always)]
+    fn other_index(
+        &self,
+        node: &Node,
+        child: &Node,
+        horizontal: bool,
+        ranks: &mut Ranks,
+    ) -> Option<usize> {
+        let h = self.h;
+        if !horizontal {
+            ranks.plain = h.plain_rank(node, ranks.plain, child);
+            Some(h.plain_index(child, ranks.plain))
+        } else if self.mirrored {
+            ranks.mirrored = h.mirrored_rank(node, ranks.mirrored, child);
+            Some(h.mirrored_index(child, ranks.mirrored))
+        } else {
+            None
+        }
+    }
+
+    /// Below `node` (its words' ranks `ranks`), reached in `g` moves within `bound` (the
+    /// caller checked `g + h`), the last along the axis of `last` (move index): breaks with
+    /// [`Step::Found`] or [`Step::Stopped`], or goes on having lowered `self.next` to the
+    /// least estimate beyond the bound below it.
+    ///
+    /// Each child's entry on the word its slide keeps is read first: it lies on the line
+    /// of the node's own entry, which was just read, so it is in the cache. Only a child
+    /// that this entry does not cut has its other word ranked and that entry asked of
+    /// memory; all such children are asked for before the first is read. A cut child's
+    /// other entry is read only where its estimate could still lower `self.next`, so the
+    /// next bound is the one the maximum of both entries gives, and so is every count.
+    fn dfs(
+        &mut self,
+        node: &Node,
+        ranks: Ranks,
+        g: u32,
+        bound: u32,
+        last: Option<usize>,
+    ) -> ControlFlow<Step> {
         if node.tiles == self.goal {
-            return Step::Found;
+            return ControlFlow::Break(Step::Found);
         }
         self.stopped =
             super::search::out_of_limits(self.limits, self.began, self.expanded, self.bound);
         if self.stopped.is_some() {
-            return Step::Stopped;
+            return ControlFlow::Break(Step::Stopped);
         }
         self.expanded += 1;
-        // Every child first, each child's entries asked for; then each read and searched.
-        let mut children = [Child::NONE; MAX_CHILDREN];
-        let mut count = 0;
+        let h = self.h;
+        // This node's children go on top of the shared stack, its ancestors' below; the
+        // stack grows without being filled first (an array here cost a `memset` a node).
+        let base = self.children.len();
+        let mut all = 0u8;
         let blank = usize::from(node.blank);
         for m in 0..4 {
             // Up/Down are 0/1, Left/Right 2/3: the same axis when the halves agree.
             if last.is_some_and(|l| l / 2 == m / 2) {
                 continue;
             }
+            let horizontal = m >= 2;
             for k in 1..=usize::from(self.slides.reach[blank][m]) {
                 let child = self.slides.slide(node, m, k, self.mirrored);
-                let (plain, mirrored) = self.h.indexes(&child);
-                self.h.db.prefetch(plain);
-                self.h.db.prefetch(mirrored);
-                children[count] = Child {
+                all += 1;
+                // The entry on the kept word (none for a vertical slide without a mirror).
+                let mut ranks = ranks;
+                let first = if horizontal {
+                    h.entry(h.plain_index(&child, ranks.plain))
+                } else if self.mirrored {
+                    h.entry(h.mirrored_index(&child, ranks.mirrored))
+                } else {
+                    0
+                };
+                let f = g + 1 + first;
+                if f > bound {
+                    // Cut; its exact estimate matters only where it could lower the next
+                    // bound.
+                    if f < self.next {
+                        let exact = match self.other_index(node, &child, horizontal, &mut ranks) {
+                            Some(index) => f.max(g + 1 + h.entry(index)),
+                            None => f,
+                        };
+                        self.next = self.next.min(exact);
+                    }
+                    continue;
+                }
+                let other = match self.other_index(node, &child, horizontal, &mut ranks) {
+                    Some(index) => {
+                        h.db.prefetch(index);
+                        index
+                    }
+                    None => h.plain_index(&child, ranks.plain),
+                };
+                self.children.push(Child {
                     node: child,
+                    ranks,
                     m: m as u8,
                     k: k as u8,
-                    plain: plain as u32,
-                    mirrored: mirrored as u32,
-                };
-                count += 1;
+                    place: all,
+                    first: first as u8,
+                    other: other as u32,
+                });
             }
         }
-        let mut least = u32::MAX;
-        for child in &children[..count] {
-            self.generated += 1;
-            let f = g
-                + 1
-                + self
-                    .h
-                    .estimate_at((child.plain as usize, child.mirrored as usize));
+        // Every child counts as generated, as in the state-by-state search, which takes
+        // them one by one: so where a child's subtree ends the search, the children after
+        // it are taken back off.
+        self.generated += u64::from(all);
+        for i in base..self.children.len() {
+            let child = self.children[i];
+            let f = g + 1 + u32::from(child.first).max(h.entry(child.other as usize));
             if f > bound {
-                least = least.min(f);
+                self.next = self.next.min(f);
                 continue;
             }
             self.path
                 .push((Move::ALL[usize::from(child.m)], usize::from(child.k)));
-            match self.dfs(&child.node, g + 1, bound, Some(usize::from(child.m))) {
-                Step::Found => return Step::Found,
-                Step::Stopped => return Step::Stopped,
-                Step::Next(f) => least = least.min(f),
+            let below = self.dfs(
+                &child.node,
+                child.ranks,
+                g + 1,
+                bound,
+                Some(usize::from(child.m)),
+            );
+            if below.is_break() {
+                self.generated -= u64::from(all - child.place);
+                self.children.truncate(base);
+                return below;
             }
             self.path.pop();
         }
-        Step::Next(least)
+        self.children.truncate(base);
+        ControlFlow::Continue(())
     }
 }
 
