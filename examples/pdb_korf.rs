@@ -35,7 +35,8 @@
 //! `NPUZZLE_SECOND=DIR` also opens the second 5x5 partition's databases (`6-6-6-6b`, built
 //! with `npuzzle build --pdb 5x5:6-6-6-6b`) from `DIR` and searches with the maximum of both
 //! partitions' regular and reflected lookups (`heuristic::MaxPartitions`; not with dual
-//! lookups or `NPUZZLE_SEARCH=dual`).
+//! lookups or `NPUZZLE_SEARCH=dual`); with it, `NPUZZLE_PREFETCH=1` or `0` turns the
+//! search's prefetch pass on or off (`MaxPartitions::with_prefetch`).
 
 use std::time::Instant;
 
@@ -135,7 +136,12 @@ fn main() {
     });
     let both = second.as_ref().map(|b| {
         let (a, b) = (h.regular_reflected(), b.regular_reflected());
-        MaxPartitions::new(a.expect("no dual lookup"), b.expect("no dual lookup")).unwrap()
+        let both = MaxPartitions::new(a.expect("no dual lookup"), b.expect("no dual lookup"));
+        match std::env::var("NPUZZLE_PREFETCH").as_deref() {
+            Ok("1") => both.unwrap().with_prefetch(true),
+            Ok("0") => both.unwrap().with_prefetch(false),
+            _ => both.unwrap(),
+        }
     });
     let opened = began.elapsed();
     println!(

@@ -48,6 +48,10 @@ use crate::state::State;
 #[derive(Clone, Copy, Debug)]
 pub struct MaxPartitions<'h> {
     parts: [&'h PatternHeuristic; 2],
+    /// Whether the search is asked to fetch the children's entries ahead
+    /// ([`Heuristic::prefetches`]): as either partition would, unless set by
+    /// [`with_prefetch`](MaxPartitions::with_prefetch).
+    prefetch: bool,
 }
 
 /// What [`MaxPartitions`] keeps per node: each partition's [`CarriedNode`].
@@ -71,7 +75,19 @@ impl<'h> MaxPartitions<'h> {
                 expected: *a.goal(),
             });
         }
-        Ok(MaxPartitions { parts: [a.0, b.0] })
+        let prefetch = a.prefetches() || b.prefetches();
+        Ok(MaxPartitions {
+            parts: [a.0, b.0],
+            prefetch,
+        })
+    }
+
+    /// The same heuristic with the search's prefetch pass on or off, whatever the databases'
+    /// size: eight 64 MB databases are twice the memory one 6-6-6-6 partition's four are,
+    /// and a kept child reads four of them (BENCHMARKS.md, branch v30, measures both).
+    pub fn with_prefetch(mut self, on: bool) -> MaxPartitions<'h> {
+        self.prefetch = on;
+        self
     }
 
     /// Both partitions described, as `6-6-6-6 + reflection, max 6-6-6-6 + reflection`.
@@ -97,7 +113,7 @@ impl Heuristic for MaxPartitions<'_> {
 
     #[inline]
     fn prefetches(&self) -> bool {
-        self.parts.iter().any(|h| h.prefetches())
+        self.prefetch
     }
 
     fn goal(&self) -> &State {
@@ -135,8 +151,18 @@ impl Heuristic for MaxPartitions<'_> {
 
     #[inline(always)]
     fn prefetch(&self, node: &MaxNode, cells: &[u8], tile: u8, from: usize, to: usize, limit: u32) {
+        if !self.prefetch {
+            return;
+        }
+        // Only where no floor already cuts the child, as `step_within` reads.
+        let manhattan = self.parts[0].manhattan_change(tile, from, to);
         for (h, part) in self.parts.iter().zip(&node.parts) {
-            h.carried_prefetch(part, cells, (tile, from, to), limit);
+            if h.carried(h.floor(part, tile, manhattan)) > limit {
+                return;
+            }
+        }
+        for (h, part) in self.parts.iter().zip(&node.parts) {
+            h.carried_fetch(part, cells, (tile, from, to));
         }
     }
 

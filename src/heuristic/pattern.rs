@@ -715,6 +715,18 @@ impl PatternHeuristic {
         if !self.prefetch || self.carried(self.floor(node, tile, manhattan)) > limit {
             return;
         }
+        self.carried_fetch(node, cells, (tile, from, to));
+    }
+
+    /// Fetches the entries the regular and reflected lookups of the child read (the moved
+    /// tile's pattern, plain and reflected, at its new rank), whatever the databases' size.
+    #[inline(always)]
+    pub(super) fn carried_fetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+    ) {
         for (side, lookup) in self.lookups.iter().enumerate() {
             let p = lookup.delta.pattern(tile);
             if p == NO_PATTERN {
