@@ -97,8 +97,8 @@ fn check_every_state(table: &Table<Vec<u8>>, a: &PatternHeuristic, b: &PatternHe
     eprintln!("goal {goal}: {checked} states, the maximum beats A on {above_a} and B on {above_b}, {cut} lazy cuts");
 }
 
-/// IDA* with the maximum on `count` sampled states: the exact length, and no more nodes than
-/// with either partition alone. Returns the nodes generated with A, B and the maximum.
+/// IDA* with the maximum on `count` sampled states: the exact length, the same search with
+/// the prefetch pass on, and no more nodes than with either partition alone. Returns the nodes generated with A, B and the maximum.
 fn check_searches(
     table: &Table<Vec<u8>>,
     a: &PatternHeuristic,
@@ -132,6 +132,17 @@ fn check_searches(
                 path.end(),
                 *table.goal(),
                 "{start}: the path ends at the goal"
+            );
+            // The prefetch pass only starts reads: the same search, node for node.
+            let fetching = search::idastar(&start, &max.with_prefetch(true), Limits::default());
+            assert!(
+                fetching.solution() == with_max.solution(),
+                "{start}: prefetch"
+            );
+            assert_eq!(
+                (fetching.expanded, fetching.generated),
+                (with_max.expanded, with_max.generated),
+                "{start}: prefetch"
             );
             let only_a = search::idastar(&start, &la, Limits::default());
             let only_b = search::idastar(&start, &lb, Limits::default());
