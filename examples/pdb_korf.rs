@@ -32,6 +32,11 @@
 //! beside its wall time: on a shared machine the figure to compare. Without dual lookups the
 //! search runs on `RegularReflected`'s smaller node; `NPUZZLE_NODE=full` runs it on the full
 //! `PatternNode` instead (the same nodes searched), to measure what the smaller node saves.
+//! `NPUZZLE_SECOND=DIR` also opens the second 5x5 partition's databases (`6-6-6-6b`, built
+//! with `npuzzle build --pdb 5x5:6-6-6-6b`) from `DIR` and searches with the maximum of both
+//! partitions' regular and reflected lookups (`heuristic::MaxPartitions`; not with dual
+//! lookups or `NPUZZLE_SEARCH=dual`); with it, `NPUZZLE_PREFETCH=1` or `0` turns the
+//! search's prefetch pass on or off (`MaxPartitions::with_prefetch`).
 
 use std::time::Instant;
 
@@ -41,9 +46,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use npuzzle::heuristic::{Heuristic, Lookups, PatternHeuristic};
+use npuzzle::heuristic::{Heuristic, Lookups, MaxPartitions, PatternHeuristic};
 use npuzzle::pattern::file::{open_pattern_database, save_pattern_database};
-use npuzzle::pattern::{region_goals, PatternDatabase};
+use npuzzle::pattern::{region_goals, Partition, PatternDatabase};
 use npuzzle::search::prune::MovePruner;
 use npuzzle::search::{self, Algorithm, Limits};
 use npuzzle::store::StoredBytes;
@@ -121,11 +126,32 @@ fn main() {
         None => h,
     };
     let h = &h;
+    let second = std::env::var_os("NPUZZLE_SECOND").map(|dir| {
+        let partition = Partition::SixSixSixSixB;
+        let databases = Oracle::new(DataDir::new(dir))
+            .partition_databases(&goal, partition)
+            .unwrap()
+            .expect("the second partition's databases in NPUZZLE_SECOND");
+        PatternHeuristic::with_lookups(&goal, databases, lookups).unwrap()
+    });
+    let both = second.as_ref().map(|b| {
+        let (a, b) = (h.regular_reflected(), b.regular_reflected());
+        let both = MaxPartitions::new(a.expect("no dual lookup"), b.expect("no dual lookup"));
+        match std::env::var("NPUZZLE_PREFETCH").as_deref() {
+            Ok("1") => both.unwrap().with_prefetch(true),
+            Ok("0") => both.unwrap().with_prefetch(false),
+            _ => both.unwrap(),
+        }
+    });
     let opened = began.elapsed();
     println!(
         "databases: {} {}, opened in {:.3} s",
         which.partition,
-        h.describe(),
+        both.as_ref().map_or(h.describe(), |m| format!(
+            "{} (max {})",
+            m.describe(),
+            Partition::SixSixSixSixB
+        )),
         opened.as_secs_f64()
     );
     println!(
@@ -142,6 +168,8 @@ fn main() {
         let start = State::from_tiles(board, &tiles).unwrap();
         let result = if std::env::var("NPUZZLE_SEARCH").as_deref() == Ok("dual") {
             search::dual_idastar(&start, h, Limits::default()).result
+        } else if let Some(both) = &both {
+            ida(&start, both)
         } else if let Some(lean) = lean {
             ida(&start, &lean)
         } else {

@@ -19,7 +19,11 @@
 //! (each instance keeps a checkpoint `DIR/ID.checkpoint`, [`Limits::checkpoint`], so a
 //! restart resumes the instance in progress at the subtree it had reached instead of starting
 //! it over; the seconds already spent are kept beside it in `DIR/ID.seconds`, so the results
-//! line counts every run's time). The pattern
+//! line counts every run's time), `--data-dir-b DIR` (also open a
+//! second partition's databases from `DIR`, `--partition-b NAME`, default `6-6-6-6b`, built
+//! with `npuzzle build --pdb 5x5:6-6-6-6b`, and search with the maximum of both partitions'
+//! regular and reflected lookups: `heuristic::MaxPartitions`; needs `--lookups
+//! regular,reflected` and `--search idastar`). The pattern
 //! databases come from `--data-dir` (the strongest there, as the answer layer picks them;
 //! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an
 //! instance failed (a length other than the published one), 2 for bad arguments or files.
@@ -28,10 +32,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use npuzzle::answer::{DataDir, Oracle};
-use npuzzle::heuristic::{Lookups, PatternHeuristic};
+use npuzzle::heuristic::{Lookups, MaxPartitions, PatternHeuristic};
 use npuzzle::instance_set;
+use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::store::StoredBytes;
 use npuzzle::{Board, State};
+use std::sync::Arc;
 
 fn main() -> ExitCode {
     match run() {
@@ -49,11 +56,18 @@ fn run() -> Result<ExitCode, String> {
     let (mut goal, mut easiest_first, mut only) = (None, false, None::<Vec<String>>);
     let (mut lookups, mut dual, mut resident) = (Lookups::ALL, false, false);
     let (mut threads, mut checkpoints) = (1usize, None::<PathBuf>);
+    let (mut dir_b, mut partition_b) = (None, Partition::SixSixSixSixB);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--board" => board = Some(value()?.parse::<Board>().map_err(|e| e.to_string())?),
             "--data-dir" => dir = Some(PathBuf::from(value()?)),
+            "--data-dir-b" => dir_b = Some(PathBuf::from(value()?)),
+            "--partition-b" => {
+                partition_b = value()?
+                    .parse()
+                    .map_err(|e: npuzzle::pattern::UnknownPartition| e.to_string())?
+            }
             "--instances" => instances = Some(PathBuf::from(value()?)),
             "--results" => results = Some(PathBuf::from(value()?)),
             "--goal" => goal = Some(value()?),
@@ -110,21 +124,60 @@ fn run() -> Result<ExitCode, String> {
             dir.display()
         ))?;
     let (built, which) = &*found;
-    let mut databases = built.databases().to_vec();
-    if resident {
-        databases = databases
+    let in_memory = |databases: Vec<Arc<PatternDatabase<StoredBytes>>>| {
+        if !resident {
+            return Ok(databases);
+        }
+        databases
             .iter()
-            .map(|db| db.resident().map(std::sync::Arc::new))
+            .map(|db| db.resident().map(Arc::new))
             .collect::<Result<_, _>>()
-            .map_err(|e| format!("copying the databases into memory: {e}"))?;
-    }
+            .map_err(|e| format!("copying the databases into memory: {e}"))
+    };
+    let databases = in_memory(built.databases().to_vec())?;
     let h = PatternHeuristic::with_lookups(&canonical, databases, lookups)
         .map_err(|e| e.to_string())?;
+    // The second partition, regular + reflected, maxed with the first.
+    let second = match &dir_b {
+        Some(dir_b) => {
+            let databases = Oracle::new(DataDir::new(dir_b))
+                .partition_databases(&canonical, partition_b)
+                .map_err(|e| e.to_string())?
+                .ok_or(format!(
+                    "no {partition_b} databases for {canonical} in {}",
+                    dir_b.display()
+                ))?;
+            let databases = in_memory(databases)?;
+            if dual || lookups.any_dual() {
+                return Err(
+                    "--data-dir-b needs --lookups regular,reflected and --search idastar".into(),
+                );
+            }
+            Some(
+                PatternHeuristic::with_lookups(&canonical, databases, lookups)
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+        None => None,
+    };
+    let both = match &second {
+        Some(b) => Some(
+            MaxPartitions::new(
+                h.regular_reflected().expect("no dual lookup"),
+                b.regular_reflected().expect("no dual lookup"),
+            )
+            .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
     eprintln!(
         "{} instances, databases {} {}, {}",
         set.len(),
         which.partition,
-        h.describe(),
+        match (&both, &second) {
+            (Some(both), Some(_)) => format!("{} (max {partition_b})", both.describe()),
+            _ => h.describe(),
+        },
         if dual {
             "dual IDA*"
         } else {
@@ -155,6 +208,8 @@ fn run() -> Result<ExitCode, String> {
         }
         let mut result = if dual {
             search::dual_idastar(&relabelled, &h, limits).result
+        } else if let Some(both) = &both {
+            search::run_with(Algorithm::IdaStar, both, &relabelled, limits)
         } else if let Some(lean) = h.regular_reflected() {
             // Without dual lookups: the heuristic's smaller node, the same search.
             search::run_with(Algorithm::IdaStar, &lean, &relabelled, limits)

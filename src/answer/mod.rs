@@ -750,6 +750,38 @@ impl Oracle {
         Ok(found)
     }
 
+    /// The databases of one named `partition` for `goal` (a canonical goal), opened from the
+    /// source and never built, whatever [`pattern_databases`](Self::pattern_databases) would
+    /// pick: for a second partition to max with the first ([`crate::heuristic::MaxPartitions`],
+    /// `5x5:6-6-6-6b`). Not kept by the oracle. `Ok(None)` where the partition has no groups
+    /// for the goal, a database is missing, or there is no source.
+    ///
+    /// # Errors
+    /// [`AnswerError::DatabaseSource`] when the source fails to open one.
+    pub fn partition_databases(
+        &self,
+        goal: &State,
+        partition: Partition,
+    ) -> Result<Option<Vec<Arc<crate::pattern::PatternDatabase<StoredBytes>>>>, AnswerError> {
+        let (Some(source), Some(groups)) = (&self.source, partition.groups(goal)) else {
+            return Ok(None);
+        };
+        let mut databases = Vec::with_capacity(groups.len());
+        for tiles in &groups {
+            let opened = source
+                .pattern_database(goal, tiles, false)
+                .map_err(|reason| AnswerError::DatabaseSource {
+                    goal: *goal,
+                    reason,
+                })?;
+            match opened {
+                Some(db) => databases.push(Arc::new(db)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(databases))
+    }
+
     /// The best lower bound on the moves from `start` to `goal` known without a search: the
     /// linear conflict estimate ([`lower_bound`]), maxed with the pattern databases this
     /// oracle already holds for the goal's board and blank cell (never opened or built here,

@@ -14,6 +14,7 @@
 pub(crate) mod dual;
 mod linear_conflict;
 mod manhattan;
+mod max_partitions;
 mod misplaced;
 mod pattern;
 
@@ -22,6 +23,7 @@ use std::str::FromStr;
 
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
+pub use max_partitions::{MaxNode, MaxPartitions};
 pub use misplaced::Misplaced;
 pub use pattern::{
     CarriedNode, Lookups, PatternHeuristic, PatternHeuristicError, PatternNode, RegularReflected,

@@ -308,7 +308,7 @@ impl std::fmt::Debug for PatternHeuristic {
 pub struct CarriedNode {
     rank: [[u32; MAX_PATTERNS]; 2],
     code: [[u8; MAX_PATTERNS]; 2],
-    sum: [u16; 2],
+    pub(super) sum: [u16; 2],
 }
 
 /// What [`PatternHeuristic`] keeps per node: the regular and reflected lookups'
@@ -350,7 +350,7 @@ pub struct PatternNode {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct RegularReflected<'h>(&'h PatternHeuristic);
+pub struct RegularReflected<'h>(pub(super) &'h PatternHeuristic);
 
 impl PatternHeuristic {
     /// The heuristic for `goal` from disjoint databases (all for `goal`); with `reflect`, the
@@ -639,7 +639,7 @@ impl PatternHeuristic {
     /// `manhattan`), less the moved pattern's new code: a lower bound known without a read,
     /// since codes are at least 0.
     #[inline(always)]
-    fn floor(&self, node: &CarriedNode, tile: u8, manhattan: u16) -> [u16; 2] {
+    pub(super) fn floor(&self, node: &CarriedNode, tile: u8, manhattan: u16) -> [u16; 2] {
         let mut floor = node.sum;
         for (side, lookup) in self.lookups.iter().enumerate() {
             let p = lookup.delta.pattern(tile);
@@ -654,7 +654,7 @@ impl PatternHeuristic {
 
     /// The largest of the incrementally carried sums that are used.
     #[inline(always)]
-    fn carried(&self, sum: [u16; 2]) -> u32 {
+    pub(super) fn carried(&self, sum: [u16; 2]) -> u32 {
         let regular = if self.used.regular { sum[0] } else { 0 };
         let reflected = if self.used.reflected { sum[1] } else { 0 };
         u32::from(regular.max(reflected))
@@ -664,7 +664,7 @@ impl PatternHeuristic {
     /// wrapping `u16` (negative when it comes closer), as [`advance`](Self::advance) takes it.
     /// The masks keep every index inside the 32-entry rows without a bounds check.
     #[inline(always)]
-    fn manhattan_change(&self, tile: u8, from: usize, to: usize) -> u16 {
+    pub(super) fn manhattan_change(&self, tile: u8, from: usize, to: usize) -> u16 {
         let row = &self.manhattan[tile as usize & 31];
         u16::from(row[to & 31]).wrapping_sub(u16::from(row[from & 31]))
     }
@@ -704,7 +704,7 @@ impl PatternHeuristic {
     /// reflected, at the rank the move gives it. The rank is computed again by the step (a
     /// few additions); the read it starts early is a trip to memory.
     #[inline(always)]
-    fn carried_prefetch(
+    pub(super) fn carried_prefetch(
         &self,
         node: &CarriedNode,
         cells: &[u8],
@@ -715,6 +715,18 @@ impl PatternHeuristic {
         if !self.prefetch || self.carried(self.floor(node, tile, manhattan)) > limit {
             return;
         }
+        self.carried_fetch(node, cells, (tile, from, to));
+    }
+
+    /// Fetches the entries the regular and reflected lookups of the child read (the moved
+    /// tile's pattern, plain and reflected, at its new rank), whatever the databases' size.
+    #[inline(always)]
+    pub(super) fn carried_fetch(
+        &self,
+        node: &CarriedNode,
+        cells: &[u8],
+        (tile, from, to): (u8, usize, usize),
+    ) {
         for (side, lookup) in self.lookups.iter().enumerate() {
             let p = lookup.delta.pattern(tile);
             if p == NO_PATTERN {
@@ -728,7 +740,7 @@ impl PatternHeuristic {
 
     /// The regular and reflected lookups' part of [`Heuristic::start`]: every pattern ranked
     /// from scratch.
-    fn carried_start(&self, cells: &[u8]) -> CarriedNode {
+    pub(super) fn carried_start(&self, cells: &[u8]) -> CarriedNode {
         let mut node = CarriedNode {
             rank: [[0; MAX_PATTERNS]; 2],
             code: [[0; MAX_PATTERNS]; 2],
@@ -758,7 +770,7 @@ impl PatternHeuristic {
 
     /// The regular and reflected lookups' part of [`Heuristic::step`]: every lookup read.
     #[inline(always)]
-    fn carried_step(
+    pub(super) fn carried_step(
         &self,
         node: &CarriedNode,
         cells: &[u8],
@@ -783,7 +795,7 @@ impl PatternHeuristic {
     /// the parent first (the likelier to cut the child alone), the second only if the first
     /// does not exceed `limit`.
     #[inline(always)]
-    fn carried_within(
+    pub(super) fn carried_within(
         &self,
         node: &CarriedNode,
         cells: &[u8],

@@ -25,6 +25,10 @@ pub enum Partition {
     SevenEight,
     /// 5x5, Korf and Felner's four patterns of six tiles (127,512,000 entries each).
     SixSixSixSix,
+    /// 5x5, a second partition into four patterns of six tiles whose blocks cut each of
+    /// Korf and Felner's (and their reflections) in two, for taking the maximum over both
+    /// partitions ([`crate::heuristic::MaxPartitions`]); not picked by the answer layer.
+    SixSixSixSixB,
 }
 
 const FIVE_FIVE_FIVE: &[&[u8]] = &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]];
@@ -39,30 +43,43 @@ const SIX_SIX_SIX_SIX: &[&[u8]] = &[
     &[10, 11, 15, 16, 20, 21],
     &[17, 18, 19, 22, 23, 24],
 ];
+/// The second 6-6-6-6 partition: a 2x3 block on the top row's middle, a block down the right
+/// edge, one down the left edge and the bottom-left rest. Each of Korf and Felner's groups
+/// (and each of their transposes, which the reflected lookup reads) is split between two of
+/// these, so the tiles whose interactions one partition misses at a seam are counted
+/// together in the other: where one partition is weak the other may not be.
+const SIX_SIX_SIX_SIX_B: &[&[u8]] = &[
+    &[1, 2, 3, 6, 7, 8],
+    &[4, 9, 13, 14, 18, 19],
+    &[5, 10, 11, 12, 15, 16],
+    &[17, 20, 21, 22, 23, 24],
+];
 
 impl Partition {
     /// Every named partition.
-    pub const ALL: [Partition; 4] = [
+    pub const ALL: [Partition; 5] = [
         Partition::FiveFiveFive,
         Partition::SixSixThree,
         Partition::SevenEight,
         Partition::SixSixSixSix,
+        Partition::SixSixSixSixB,
     ];
 
-    /// The name: `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`.
+    /// The name: `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6b`.
     pub fn name(self) -> &'static str {
         match self {
             Partition::FiveFiveFive => "5-5-5",
             Partition::SixSixThree => "6-6-3",
             Partition::SevenEight => "7-8",
             Partition::SixSixSixSix => "6-6-6-6",
+            Partition::SixSixSixSixB => "6-6-6-6b",
         }
     }
 
     /// The board it partitions.
     pub fn board(self) -> Board {
         match self {
-            Partition::SixSixSixSix => Board::new(5, 5),
+            Partition::SixSixSixSix | Partition::SixSixSixSixB => Board::new(5, 5),
             _ => Board::new(4, 4),
         }
         .expect("4x4 and 5x5 are boards")
@@ -75,6 +92,7 @@ impl Partition {
             Partition::SixSixThree => SIX_SIX_THREE,
             Partition::SevenEight => SEVEN_EIGHT,
             Partition::SixSixSixSix => SIX_SIX_SIX_SIX,
+            Partition::SixSixSixSixB => SIX_SIX_SIX_SIX_B,
         }
     }
 
@@ -100,6 +118,8 @@ impl Partition {
     }
 
     /// The named partitions of `board`, strongest first (what the answer layer prefers).
+    /// The second 5x5 partition is left out: the answer layer reads one partition, and
+    /// Korf and Felner's is the one every data directory holds.
     pub fn strongest_first(board: Board) -> Vec<Partition> {
         [
             Partition::SixSixSixSix,
@@ -121,7 +141,9 @@ impl fmt::Display for Partition {
 
 /// A name that is not `BOARD:NAME` of a partition in [`Partition::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown partition `{0}`: expected 4x4:5-5-5, 4x4:6-6-3, 4x4:7-8 or 5x5:6-6-6-6")]
+#[error(
+    "unknown partition `{0}`: expected 4x4:5-5-5, 4x4:6-6-3, 4x4:7-8, 5x5:6-6-6-6 or 5x5:6-6-6-6b"
+)]
 pub struct UnknownPartition(pub String);
 
 impl FromStr for Partition {
