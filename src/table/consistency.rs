@@ -180,9 +180,10 @@ pub(crate) fn first_inconsistent_entry(
 /// The MTM check by column cliques, for boards taller than wide.
 ///
 /// Under MTM the states with the blank anywhere in one column and the other tiles in the same
-/// order are one slide from one another: each is the top one's slide down to the blank's row.
-/// So a task takes a range of pairs of a top-row cell's block and gathers, once, the entries
-/// of the whole column's clique (the top one's own, and each slide down's, a gather like
+/// order are one slide from one another: each is one member's (the anchor's) slide up or down
+/// to the blank's row. So a task takes a range of pairs of the anchor cell's block and
+/// gathers, once, the entries of the whole column's clique (the anchor's own, and each of its
+/// slides', a gather like
 /// [`first_inconsistent_entry`]'s) and, at the same places, the entries of each member's
 /// horizontal neighbours (the same pair in the other cells of its row). A member's least
 /// vertical neighbour is then the least of the others, found from the clique's least and
@@ -206,8 +207,8 @@ struct Column<'a> {
 }
 
 /// One member of a column clique: the blocks (starts) of its own cell and of the other cells
-/// of its row, and how its pairs are found from the top cell's ([`Neighbours::Same`] for the
-/// top cell itself).
+/// of its row, and how its pairs are found from the anchor's ([`Neighbours::Same`] for the
+/// anchor itself).
 struct Member<'a> {
     blocks: Vec<usize>,
     neighbours: Neighbours<'a>,
@@ -230,41 +231,61 @@ impl Column<'_> {
                 .map(|cell| cell * pairs)
                 .collect()
         };
-        // Per column, the top cell's clique: itself, then its slides down, nearest first.
-        let columns: Vec<Vec<Member>> = (0..width)
-            .map(|top| {
-                let down = moves[top]
-                    .iter()
-                    .zip(&slide_changes[top])
-                    .filter(|((_, windows), _)| !windows.is_empty())
-                    .map(|((block, windows), table)| Member {
-                        blocks: row_blocks(block / pairs),
-                        neighbours: neighbours_of(self.space, windows, table.as_ref()),
-                    });
-                std::iter::once(Member {
-                    blocks: row_blocks(top),
-                    neighbours: Neighbours::Same,
-                })
-                .chain(down)
-                .collect()
+        // A clique seen from one of its cells (the anchor): the anchor itself, then its slides
+        // up and down.
+        let clique = |anchor: usize| -> Vec<Member> {
+            let slides = moves[anchor]
+                .iter()
+                .zip(&slide_changes[anchor])
+                .filter(|((_, windows), _)| !windows.is_empty())
+                .map(|((block, windows), table)| Member {
+                    blocks: row_blocks(block / pairs),
+                    neighbours: neighbours_of(self.space, windows, table.as_ref()),
+                });
+            std::iter::once(Member {
+                blocks: row_blocks(anchor),
+                neighbours: Neighbours::Same,
+            })
+            .chain(slides)
+            .collect()
+        };
+        // Per column, the anchor whose slides are cheapest to follow: from the top row, a
+        // slide to the bottom spans the whole rank (no table: every window rotated per
+        // pair); from a middle row every slide is shorter and has its table.
+        let height = self.space.board().height();
+        let columns: Vec<(usize, Vec<Member>)> = (0..width)
+            .map(|column| {
+                (0..height)
+                    .map(|row| {
+                        let anchor = row * width + column;
+                        (anchor, clique(anchor))
+                    })
+                    .min_by_key(|(_, members)| {
+                        members
+                            .iter()
+                            .map(|m| gather_cost(&m.neighbours))
+                            .sum::<usize>()
+                    })
+                    .expect("a column has cells")
             })
             .collect();
         let tasks: Vec<(usize, usize)> = (0..width)
-            .flat_map(|top| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (top, p)))
+            .flat_map(|column| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (column, p)))
             .collect();
         let goal = (self.entries[self.goal_index] != 0).then_some(self.goal_index);
         let found = tasks
             .par_iter()
-            .filter_map(|&(top, first)| {
+            .filter_map(|&(column, first)| {
                 let len = PAIRS_PER_TASK.min(pairs - first);
-                self.task(&columns[top], first, len, (self.parities, flips[top]))
+                let (anchor, members) = &columns[column];
+                self.task(members, first, len, (self.parities, flips[*anchor]))
             })
             .min();
         goal.into_iter().chain(found).min()
     }
 
-    /// The least bad index of the clique members of the top cell's pairs
-    /// `first..first + len`; `low` is the top block's pair parities and class flip.
+    /// The least bad index of the clique members of the anchor's pairs `first..first + len`
+    /// (`members[0]` is the anchor); `low` is the anchor block's pair parities and class flip.
     fn task(
         &self,
         members: &[Member],
@@ -367,6 +388,19 @@ impl Column<'_> {
                 *around = (*around).min(e.wrapping_add(1));
             }
         }
+    }
+}
+
+/// A rough cost a pair of following `neighbours` in a gather, to choose a clique's anchor:
+/// a slice is cheapest, then a load a pair by a counter, then rotations.
+fn gather_cost(neighbours: &Neighbours) -> usize {
+    match neighbours {
+        Neighbours::Same => 0,
+        Neighbours::Runs { run, .. } if *run > 1 => 1,
+        Neighbours::Runs { .. } => 2,
+        Neighbours::EveryRank { .. } => 3,
+        Neighbours::SlideRuns { .. } => 4,
+        Neighbours::Slide { windows } => 4 + 4 * windows.len(),
     }
 }
 
