@@ -3,7 +3,10 @@
 //!
 //! Run: `cargo build --release --example build_table` then
 //! `/usr/bin/time -v target/release/examples/build_table 3x4 2` (board, threads; add `deep` to
-//! also time `Table::first_inconsistent_entry`). "Maximum resident set size" is the peak.
+//! also time `Table::first_inconsistent_entry`, `mtm` to build the MTM table instead).
+//! "Maximum resident set size" is the peak. Without `deep` the process does nothing but
+//! generate (and encode), so `perf stat -e task-clock` on it is the generator's CPU, to set
+//! against `npuzzle check --deep FILE`'s for the deep check.
 
 use std::time::Instant;
 
@@ -15,7 +18,9 @@ fn main() {
     let threads: usize = args
         .next()
         .map_or(2, |t| t.parse().expect("threads: a number"));
-    let deep = args.next().as_deref() == Some("deep");
+    let flags: Vec<String> = args.collect();
+    let deep = flags.iter().any(|f| f == "deep");
+    let mtm = flags.iter().any(|f| f == "mtm");
     let (w, h) = board.split_once('x').expect("board: WxH");
     let board = Board::new(w.parse().expect("width"), h.parse().expect("height")).expect("board");
     let goal = State::goal(board);
@@ -23,10 +28,16 @@ fn main() {
         threads: Some(threads),
     };
     let start = Instant::now();
-    let table = Table::build(&goal, options).expect("a board that can be ranked");
+    let table = if mtm {
+        npuzzle::mtm::build_table(&goal, options)
+    } else {
+        Table::build(&goal, options)
+    }
+    .expect("a board that can be ranked");
     let built = start.elapsed();
     println!(
-        "{board} goal {goal}: {} bytes, max depth {}, built in {:.3} s on {threads} threads",
+        "{board} goal {goal}: {} {} bytes, max depth {}, built in {:.3} s on {threads} threads",
+        table.metric(),
         table.as_bytes().len(),
         table.header().max_depth,
         built.as_secs_f64()

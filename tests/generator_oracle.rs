@@ -271,6 +271,41 @@ fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_under_mtm() {
     assert!(found > 30, "only {found} damaged MTM tables were reported");
 }
 
+/// Under MTM a board taller than wide is checked by column cliques (each state's vertical
+/// neighbours read from the least and second least of its column's); 2x5 has slides of one to
+/// four cells whose gathers go by runs and by single pairs, 5x2 keeps the walk move by move:
+/// damaged MTM tables of both are judged as the naive check judges them, and so is a table
+/// whose goal entry (the only 0) was swapped with another.
+#[test]
+fn the_deep_check_finds_the_same_first_damage_as_a_naive_check_under_mtm_on_ten_cells() {
+    let mut rng = SplitMix64::new(0x0a7c_0113);
+    let mut found = 0;
+    for (w, h) in [(2, 5), (5, 2)] {
+        let board = Board::new(w, h).unwrap();
+        let goal = State::canonical_goal(board, rng.below(board.cells() as u64) as usize);
+        let valid = npuzzle::mtm::build_table(&goal, BuildOptions::default()).unwrap();
+        assert_eq!(valid.first_inconsistent_entry(), None, "{board}");
+        for trial in 0..3 {
+            let mut entries = valid.entries().unwrap().to_vec();
+            damage(&mut rng, &mut entries, valid.header().max_depth);
+            let table = resealed_in(&goal, Metric::Mtm, entries);
+            assert_check_agrees(&table, &format!("MTM {board} goal {goal} trial {trial}"));
+            found += table.first_inconsistent_entry().is_some() as u32;
+        }
+        let goal_index = valid.space().rank_unchecked(&goal) as usize;
+        let mut entries = valid.entries().unwrap().to_vec();
+        let other = (goal_index + 777) % entries.len();
+        entries.swap(goal_index, other);
+        let table = resealed_in(&goal, Metric::Mtm, entries);
+        let first = table
+            .first_inconsistent_entry()
+            .expect("a moved goal is reported");
+        assert!(first as usize <= goal_index.max(other), "{board}: {first}");
+        assert_check_agrees(&table, &format!("MTM {board} goal swapped"));
+    }
+    assert!(found >= 3, "only {found} damaged MTM tables were reported");
+}
+
 #[test]
 fn the_deep_check_reports_a_moved_goal_and_a_second_zero() {
     let goal = State::goal(Board::THREE_BY_THREE);

@@ -130,6 +130,19 @@ pub(crate) fn first_inconsistent_entry(
                 .collect()
         })
         .collect();
+    let board = space.board();
+    if metric == Metric::Mtm && board.height() > board.width() {
+        let column = Column {
+            space,
+            entries,
+            pairs,
+            parities: parities.as_raw_slice(),
+            goal_index,
+        };
+        return column
+            .first_inconsistent(&moves, &slide_changes, &flips)
+            .map(|index| u32::try_from(index).expect("a table has fewer than 2^32 entries"));
+    }
     let tasks: Vec<(usize, usize)> = (0..cells)
         .flat_map(|cell| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (cell, p)))
         .collect();
@@ -142,36 +155,7 @@ pub(crate) fn first_inconsistent_entry(
         let mut gathered = [0u8; PAIRS_PER_TASK];
         let low = (parities.as_raw_slice(), flips[cell]);
         for ((block, windows), table) in moves[cell].iter().zip(&slide_changes[cell]) {
-            let neighbours = match (table, &windows[..]) {
-                // A slide with its table: its changes read like one window's.
-                (Some((1, changes)), _) => Neighbours::EveryRank { changes },
-                (Some((below, changes)), _) => Neighbours::Runs {
-                    run: *below as usize / 2,
-                    changes,
-                },
-                (None, windows) => match windows[..] {
-                    [] => Neighbours::Same,
-                    [window] => match space.runs(window) {
-                        (1, changes) => Neighbours::EveryRank { changes },
-                        (below, changes) => Neighbours::Runs {
-                            run: below as usize / 2,
-                            changes,
-                        },
-                    },
-                    _ => {
-                        // The union's digits are those up to the end of the window that reaches
-                        // furthest, whose `below` is the smallest.
-                        let below = windows.iter().map(|&w| space.runs(w).0).min();
-                        match below {
-                            Some(below) if below >= 2 => Neighbours::SlideRuns {
-                                run: below as usize / 2,
-                                windows,
-                            },
-                            _ => Neighbours::Slide { windows },
-                        }
-                    }
-                },
-            };
+            let neighbours = neighbours_of(space, windows, table.as_ref());
             let around: &[u8] = match neighbours {
                 Neighbours::Same => &entries[block + first..block + first + len],
                 _ => {
@@ -191,6 +175,270 @@ pub(crate) fn first_inconsistent_entry(
         )
         .map(|index| u32::try_from(index).expect("a table has fewer than 2^32 entries"))
     })
+}
+
+/// The MTM check by column cliques, for boards taller than wide.
+///
+/// Under MTM the states with the blank anywhere in one column and the other tiles in the same
+/// order are one slide from one another: each is one member's (the anchor's) slide up or down
+/// to the blank's row. So a task takes a range of pairs of the anchor cell's block and
+/// gathers, once, the entries of the whole column's clique (the anchor's own, and each of its
+/// slides', a gather like
+/// [`first_inconsistent_entry`]'s) and, at the same places, the entries of each member's
+/// horizontal neighbours (the same pair in the other cells of its row). A member's least
+/// vertical neighbour is then the least of the others, found from the clique's least and
+/// second least: a column of `h` cells costs `h - 1` gathers instead of `h * (h - 1)` (30 to
+/// 5 on 2x6). Wider boards gain less (each member's horizontal neighbours are then gathered
+/// too) and keep the walk move by move.
+///
+/// The rule is the same: with `m` the least of a state's neighbours' entries plus one
+/// (wrapping in `u8`), a state is consistent where `m` is its entry (no neighbour more than
+/// one closer, and one exactly one closer) and the entry is not 0; the goal only where its
+/// entry is 0. A task whose states all pass returns nothing; one with a failure (rare: only a
+/// damaged table, or the task of the goal's 0) finds its members' indices and returns its
+/// least bad one, and the least over the tasks is the first in index order.
+struct Column<'a> {
+    space: &'a RankSpace,
+    entries: &'a [u8],
+    pairs: usize,
+    /// The pair parities' words ([`pair_parities`]).
+    parities: &'a [u64],
+    goal_index: usize,
+}
+
+/// One member of a column clique: the blocks (starts) of its own cell and of the other cells
+/// of its row, and how its pairs are found from the anchor's ([`Neighbours::Same`] for the
+/// anchor itself).
+struct Member<'a> {
+    blocks: Vec<usize>,
+    neighbours: Neighbours<'a>,
+}
+
+impl Column<'_> {
+    /// The least inconsistent index; `moves`, `slide_changes` and `flips` per cell, as
+    /// [`first_inconsistent_entry`] computes them.
+    fn first_inconsistent(
+        &self,
+        moves: &[Vec<(usize, Vec<u32>)>],
+        slide_changes: &[Vec<Option<SlideChanges>>],
+        flips: &[u64],
+    ) -> Option<usize> {
+        let (width, pairs) = (self.space.board().width(), self.pairs);
+        let row_blocks = |cell: usize| -> Vec<usize> {
+            let row = cell - cell % width;
+            std::iter::once(cell)
+                .chain((row..row + width).filter(|&other| other != cell))
+                .map(|cell| cell * pairs)
+                .collect()
+        };
+        // A clique seen from one of its cells (the anchor): the anchor itself, then its slides
+        // up and down.
+        let clique = |anchor: usize| -> Vec<Member> {
+            let slides = moves[anchor]
+                .iter()
+                .zip(&slide_changes[anchor])
+                .filter(|((_, windows), _)| !windows.is_empty())
+                .map(|((block, windows), table)| Member {
+                    blocks: row_blocks(block / pairs),
+                    neighbours: neighbours_of(self.space, windows, table.as_ref()),
+                });
+            std::iter::once(Member {
+                blocks: row_blocks(anchor),
+                neighbours: Neighbours::Same,
+            })
+            .chain(slides)
+            .collect()
+        };
+        // Per column, the anchor whose slides are cheapest to follow: from the top row, a
+        // slide to the bottom spans the whole rank (no table: every window rotated per
+        // pair); from a middle row every slide is shorter and has its table.
+        let height = self.space.board().height();
+        let columns: Vec<(usize, Vec<Member>)> = (0..width)
+            .map(|column| {
+                (0..height)
+                    .map(|row| {
+                        let anchor = row * width + column;
+                        (anchor, clique(anchor))
+                    })
+                    .min_by_key(|(_, members)| {
+                        members
+                            .iter()
+                            .map(|m| gather_cost(&m.neighbours))
+                            .sum::<usize>()
+                    })
+                    .expect("a column has cells")
+            })
+            .collect();
+        let tasks: Vec<(usize, usize)> = (0..width)
+            .flat_map(|column| (0..pairs).step_by(PAIRS_PER_TASK).map(move |p| (column, p)))
+            .collect();
+        let goal = (self.entries[self.goal_index] != 0).then_some(self.goal_index);
+        let found = tasks
+            .par_iter()
+            .filter_map(|&(column, first)| {
+                let len = PAIRS_PER_TASK.min(pairs - first);
+                let (anchor, members) = &columns[column];
+                self.task(members, first, len, (self.parities, flips[*anchor]))
+            })
+            .min();
+        goal.into_iter().chain(found).min()
+    }
+
+    /// The least bad index of the clique members of the anchor's pairs `first..first + len`
+    /// (`members[0]` is the anchor); `low` is the anchor block's pair parities and class flip.
+    fn task(
+        &self,
+        members: &[Member],
+        first: usize,
+        len: usize,
+        low: (&[u64], u64),
+    ) -> Option<usize> {
+        let across = members[0].blocks.len();
+        // Per member, its entries and then its horizontal neighbours', `len` each.
+        let mut gathered = vec![0u8; members.len() * across * len];
+        for (member, out) in members.iter().zip(gathered.chunks_exact_mut(across * len)) {
+            let entries = self.entries;
+            for_each_segment(
+                self.space,
+                &member.neighbours,
+                first,
+                len,
+                low,
+                |at, from, here| {
+                    for (k, &block) in member.blocks.iter().enumerate() {
+                        let at = k * len + at;
+                        out[at..at + here].copy_from_slice(&entries[block + from..][..here]);
+                    }
+                },
+            );
+        }
+        // The least and second least of the members' entries plus one, state by state.
+        let (mut least, mut second) = ([u8::MAX; PAIRS_PER_TASK], [u8::MAX; PAIRS_PER_TASK]);
+        for own in gathered.chunks_exact(across * len) {
+            let columns = own[..len]
+                .iter()
+                .zip(&mut least[..len])
+                .zip(&mut second[..len]);
+            for ((&d, least), second) in columns {
+                let e = d.wrapping_add(1);
+                *second = (*second).min((*least).max(e));
+                *least = (*least).min(e);
+            }
+        }
+        let mut bad = 0u8;
+        let mut around = [0u8; PAIRS_PER_TASK];
+        for own in gathered.chunks_exact(across * len) {
+            self.least_around(own, len, &least, &second, &mut around);
+            bad |= own[..len]
+                .iter()
+                .zip(&around[..len])
+                .fold(0u8, |bad, (&d, &m)| {
+                    bad | u8::from(d == 0) | u8::from(m != d)
+                });
+        }
+        if bad == 0 {
+            return None;
+        }
+        // A failure (or the goal's 0): each member's indices, its states judged one by one.
+        let mut worst: Option<usize> = None;
+        let mut at_pairs = vec![0usize; len];
+        for (member, own) in members.iter().zip(gathered.chunks_exact(across * len)) {
+            for_each_segment(
+                self.space,
+                &member.neighbours,
+                first,
+                len,
+                low,
+                |at, from, here| {
+                    for (k, slot) in at_pairs[at..at + here].iter_mut().enumerate() {
+                        *slot = from + k;
+                    }
+                },
+            );
+            self.least_around(own, len, &least, &second, &mut around);
+            for i in 0..len {
+                let index = member.blocks[0] + at_pairs[i];
+                let d = own[i];
+                let wrong = if index == self.goal_index {
+                    d != 0
+                } else {
+                    d == 0 || around[i] != d
+                };
+                if wrong {
+                    worst = Some(worst.map_or(index, |w| w.min(index)));
+                }
+            }
+        }
+        worst
+    }
+
+    /// Into `around`, for one member (`own`: its entries, then its horizontal neighbours'),
+    /// the least entry plus one of each state's neighbours: the least of the other members'
+    /// (from the clique's `least` and `second`) and of the horizontal neighbours'.
+    #[inline]
+    fn least_around(&self, own: &[u8], len: usize, least: &[u8], second: &[u8], around: &mut [u8]) {
+        let (own, across) = own.split_at(len);
+        let columns = own.iter().zip(&least[..len]).zip(&second[..len]);
+        for ((around, ((&d, &least), &second)), _) in around.iter_mut().zip(columns).zip(0..len) {
+            let e = d.wrapping_add(1);
+            *around = if e == least { second } else { least };
+        }
+        for neighbour in across.chunks_exact(len) {
+            for (around, &e) in around[..len].iter_mut().zip(neighbour) {
+                *around = (*around).min(e.wrapping_add(1));
+            }
+        }
+    }
+}
+
+/// A rough cost a pair of following `neighbours` in a gather, to choose a clique's anchor:
+/// a slice is cheapest, then a load a pair by a counter, then rotations.
+fn gather_cost(neighbours: &Neighbours) -> usize {
+    match neighbours {
+        Neighbours::Same => 0,
+        Neighbours::Runs { run, .. } if *run > 1 => 1,
+        Neighbours::Runs { .. } => 2,
+        Neighbours::EveryRank { .. } => 3,
+        Neighbours::SlideRuns { .. } => 4,
+        Neighbours::Slide { windows } => 4 + 4 * windows.len(),
+    }
+}
+
+/// How the neighbours through the move of `windows` (none: a horizontal move) are gathered,
+/// `table` its slide table where it has one ([`slide_changes`]).
+fn neighbours_of<'a>(
+    space: &'a RankSpace,
+    windows: &'a [u32],
+    table: Option<&'a SlideChanges>,
+) -> Neighbours<'a> {
+    match (table, windows) {
+        // A slide with its table: its changes read like one window's.
+        (Some((1, changes)), _) => Neighbours::EveryRank { changes },
+        (Some((below, changes)), _) => Neighbours::Runs {
+            run: *below as usize / 2,
+            changes,
+        },
+        (None, []) => Neighbours::Same,
+        (None, &[window]) => match space.runs(window) {
+            (1, changes) => Neighbours::EveryRank { changes },
+            (below, changes) => Neighbours::Runs {
+                run: below as usize / 2,
+                changes,
+            },
+        },
+        (None, windows) => {
+            // The union's digits are those up to the end of the window that reaches
+            // furthest, whose `below` is the smallest.
+            let below = windows.iter().map(|&w| space.runs(w).0).min();
+            match below {
+                Some(below) if below >= 2 => Neighbours::SlideRuns {
+                    run: below as usize / 2,
+                    windows,
+                },
+                _ => Neighbours::Slide { windows },
+            }
+        }
+    }
 }
 
 /// A slide's `below` and rank changes ([`slide_changes`]).
@@ -246,19 +494,44 @@ fn gather(
     neighbours: &Neighbours,
     to: &[u8],
     first: usize,
-    (parities, flip): (&[u64], u64),
+    low: (&[u64], u64),
     out: &mut [u8],
+) {
+    let len = out.len();
+    for_each_segment(space, neighbours, first, len, low, |at, from, here| {
+        out[at..at + here].copy_from_slice(&to[from..from + here]);
+    });
+}
+
+/// Where the neighbours of pairs `first..first + len` through one vertical move lie in the
+/// destination block, in order, as segments: `segment(at, from, here)` says that the
+/// neighbours of pairs `first + at..first + at + here` are the destination's pairs
+/// `from..from + here`. `low` is the pair parities and the block's class flip (see
+/// [`class_flips`]). A segment is a run where the move keeps runs of pairs together
+/// ([`Neighbours::Runs`], [`Neighbours::SlideRuns`]), else one pair.
+#[inline(always)]
+fn for_each_segment(
+    space: &RankSpace,
+    neighbours: &Neighbours,
+    first: usize,
+    len: usize,
+    (parities, flip): (&[u64], u64),
+    mut segment: impl FnMut(usize, usize, usize),
 ) {
     // The low bit of the in-class tile rank of `pair`.
     let low = |pair: usize| (((parities[pair / 64] ^ flip) >> (pair % 64)) & 1) as usize;
     match *neighbours {
-        Neighbours::Same => unreachable!("a horizontal move needs no gathering"),
+        Neighbours::Same => segment(0, first, len),
         Neighbours::Runs { run: 1, changes } => {
             // Runs of one pair: one load a pair, the change's index counted, not divided.
             let span = changes.len();
             let mut digit = first % span;
-            for (i, slot) in out.iter_mut().enumerate() {
-                *slot = to[(first + i).wrapping_add_signed(changes[digit] as isize / 2)];
+            for i in 0..len {
+                segment(
+                    i,
+                    (first + i).wrapping_add_signed(changes[digit] as isize / 2),
+                    1,
+                );
                 digit += 1;
                 if digit == span {
                     digit = 0;
@@ -270,10 +543,10 @@ fn gather(
             let span = changes.len();
             let (mut digit, mut within) = ((first / run) % span, first % run);
             let mut at = 0;
-            while at < out.len() {
-                let here = (run - within).min(out.len() - at);
+            while at < len {
+                let here = (run - within).min(len - at);
                 let from = (first + at).wrapping_add_signed(changes[digit] as isize / 2);
-                out[at..at + here].copy_from_slice(&to[from..from + here]);
+                segment(at, from, here);
                 at += here;
                 within = 0;
                 digit += 1;
@@ -285,11 +558,11 @@ fn gather(
         Neighbours::EveryRank { changes } => {
             let span = changes.len();
             let mut even = (2 * first) % span;
-            for (i, slot) in out.iter_mut().enumerate() {
+            for i in 0..len {
                 let pair = first + i;
                 let perm = 2 * pair + low(pair);
                 let next = perm.wrapping_add_signed(changes[even + low(pair)] as isize);
-                *slot = to[next >> 1];
+                segment(i, next >> 1, 1);
                 even += 2;
                 if even == span {
                     even = 0;
@@ -301,27 +574,27 @@ fn gather(
             // so even: the pair moves by half of it, its class bit kept).
             let mut within = first % run;
             let mut at = 0;
-            while at < out.len() {
+            while at < len {
                 let pair = first + at;
-                let here = (run - within).min(out.len() - at);
+                let here = (run - within).min(len - at);
                 // Below n! < 2^32: a tile rank.
                 #[allow(clippy::cast_possible_truncation)]
                 let start = (2 * (pair - within)) as u32;
                 let next = windows.iter().fold(start, |p, &w| space.rotate(w, p));
                 let from = pair.wrapping_add_signed((next as isize - start as isize) / 2);
-                out[at..at + here].copy_from_slice(&to[from..from + here]);
+                segment(at, from, here);
                 at += here;
                 within = 0;
             }
         }
         Neighbours::Slide { windows } => {
-            for (i, slot) in out.iter_mut().enumerate() {
+            for i in 0..len {
                 let pair = first + i;
                 // `2 * pair + 1` is below n! < 2^32: a tile rank.
                 #[allow(clippy::cast_possible_truncation)]
                 let perm = (2 * pair + low(pair)) as u32;
                 let next = windows.iter().fold(perm, |p, &w| space.rotate(w, p));
-                *slot = to[(next >> 1) as usize];
+                segment(i, (next >> 1) as usize, 1);
             }
         }
     }
