@@ -34,9 +34,8 @@ pub mod search;
 pub mod stm_bound;
 pub mod walking;
 
-use crate::board::Move;
 use crate::generate::BuildOptions;
-use crate::metric::{for_each_mtm_move, Metric};
+use crate::metric::Metric;
 use crate::rank::TooLargeError;
 use crate::solution::Solution;
 use crate::state::State;
@@ -149,41 +148,21 @@ impl MtmTable {
         let own = *self.table.goal();
         // The start's entry is checked against its neighbours, as a distance is; each later
         // step needs a neighbour one closer, and the walk must end at the goal.
-        let Some(mut d) = self.table.distance_to_checked(start, goal)? else {
+        if self.table.distance_to_checked(start, goal)?.is_none() {
             return Ok(None);
-        };
-        let mut state = if *goal == own {
+        }
+        let state = if *goal == own {
             *start
         } else {
             start.relabel_for(goal)
         };
-        let mut moves: Vec<Move> = Vec::with_capacity(2 * d as usize);
-        while d > 0 {
-            let mut step = None;
-            let mut failed = None;
-            for_each_mtm_move(&state, |mv, cells, next| {
-                if step.is_some() || failed.is_some() {
-                    return;
-                }
-                match self.table.distance(next) {
-                    Ok(Some(e)) if e + 1 == d => step = Some((mv, cells, *next)),
-                    Ok(_) => {}
-                    Err(error) => failed = Some(error),
-                }
-            });
-            if let Some(error) = failed {
-                return Err(error);
-            }
-            let Some((mv, cells, next)) = step else {
-                return Err(TableError::Inconsistent { goal: own, state });
-            };
-            moves.extend(std::iter::repeat_n(mv, cells));
-            state = next;
-            d -= 1;
-        }
-        if state != own {
-            return Err(TableError::Inconsistent { goal: own, state });
-        }
+        // The walk by slides, each state's candidates by rank arithmetic (`Table::solve_moves`
+        // on a table of this metric); each step needs an entry one closer, and the walk must
+        // end at the goal.
+        let moves = self
+            .table
+            .solve_moves(&state)?
+            .ok_or(TableError::Inconsistent { goal: own, state })?;
         Ok(Some(
             Solution::from_moves(*start, moves).expect("moves from the table are legal"),
         ))

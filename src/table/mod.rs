@@ -462,6 +462,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Ok(None);
         };
         let mut depth = self.entry(full >> 1)?;
+        if self.header.metric == Metric::Mtm {
+            return self.slides_to_goal(full, depth).map(Some);
+        }
         if self.body_checked || self.checks.all_good() {
             return descent::moves_to_goal(&self.space, self.raw_body(), full, depth)
                 .map(Some)
@@ -494,6 +497,57 @@ impl<D: AsRef<[u8]>> Table<D> {
             depth -= 1;
         }
         Ok(Some(moves))
+    }
+
+    /// The moves of an MTM table's walk from full index `full` at entry `depth` to the goal:
+    /// at each state the first slide (in `U D L R` order, shortest first) to an entry one
+    /// closer, written as single-cell moves (a slide of `k` cells is `k` equal letters). The
+    /// slides' states come from the tile rank by the same rank arithmetic as
+    /// [`Table::distance_checked`]'s (a cell of a slide costs at most one rotation), not by
+    /// ranking each candidate from scratch.
+    ///
+    /// # Errors
+    /// [`TableError::Damaged`] for a damaged block on the way; [`TableError::Inconsistent`]
+    /// where no slide leads one closer, or the walk ends elsewhere than at the goal (an entry
+    /// edited behind its checksums).
+    fn slides_to_goal(&self, mut full: u32, mut depth: u8) -> Result<Vec<Move>, TableError> {
+        let mut moves = Vec::with_capacity(2 * usize::from(depth));
+        let inconsistent = |full: u32| TableError::Inconsistent {
+            goal: self.header.goal,
+            state: self.space.state_at(full),
+        };
+        while depth > 0 {
+            let (blank, perm) = self.space.split(full);
+            let mut step = None;
+            'slides: for first in self.space.slots(blank) {
+                let (mut next, mut tiles) = self.space.through(first, perm);
+                let mut cell = first.to;
+                let mut cells = 1;
+                loop {
+                    if self.entry(next >> 1)? == depth - 1 {
+                        step = Some((first.mv, cells, next));
+                        break 'slides;
+                    }
+                    let slots = self.space.slots(cell);
+                    let Some(on) = slots.iter().find(|slot| slot.mv == first.mv) else {
+                        break;
+                    };
+                    (next, tiles) = self.space.through(on, tiles);
+                    cell = on.to;
+                    cells += 1;
+                }
+            }
+            let Some((mv, cells, next)) = step else {
+                return Err(inconsistent(full));
+            };
+            moves.extend(std::iter::repeat_n(mv, cells));
+            full = next;
+            depth -= 1;
+        }
+        if self.space.state_at(full) != self.header.goal {
+            return Err(inconsistent(full));
+        }
+        Ok(moves)
     }
 
     /// Whether this table can answer questions about `goal`: it is the table's own goal, or
