@@ -16,6 +16,7 @@ use crate::store::format;
 
 pub use crate::store::{FormatError, Header, Mismatch};
 
+use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 /// Why a table could not answer a question.
@@ -382,21 +383,10 @@ impl<D: AsRef<[u8]>> Table<D> {
             // starts from the last one's tile rank (a horizontal step keeps it), so a state of
             // a slide costs at most one rotation, never a division of the full index.
             Metric::Mtm => {
-                let (blank, perm) = self.space.split(full);
-                for first in self.space.slots(blank) {
-                    let (mut next, mut tiles) = self.space.through(first, perm);
-                    let mut cell = first.to;
-                    loop {
-                        compare(self.entry(next >> 1));
-                        // On to the row's or column's end.
-                        let slots = self.space.slots(cell);
-                        let Some(on) = slots.iter().find(|slot| slot.mv == first.mv) else {
-                            break;
-                        };
-                        (next, tiles) = self.space.through(on, tiles);
-                        cell = on.to;
-                    }
-                }
+                let _ = self.for_each_slide(full, |_, _, next| {
+                    compare(self.entry(next >> 1));
+                    ControlFlow::<()>::Continue(())
+                });
             }
         }
         if let Some(error) = damage {
@@ -499,12 +489,41 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Some(moves))
     }
 
+    /// Visits the states one MTM move (a slide of one or more cells) from full index `full`,
+    /// in `U D L R` order and each direction's slides shortest first, as `visit(direction,
+    /// cells slid, full index)`, until `visit` breaks. Each state comes from the last one's
+    /// tile rank (a horizontal step keeps it, a vertical one is one rotation), so a state
+    /// costs at most one rotation, never a division of the full index; all are in `full`'s
+    /// class, as the generator's.
+    fn for_each_slide<B>(
+        &self,
+        full: u32,
+        mut visit: impl FnMut(Move, usize, u32) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let (blank, perm) = self.space.split(full);
+        for first in self.space.slots(blank) {
+            let (mut next, mut tiles) = self.space.through(first, perm);
+            let mut cell = first.to;
+            let mut cells = 1;
+            loop {
+                visit(first.mv, cells, next)?;
+                // On to the row's or column's end.
+                let Some(on) = self.space.slots(cell).iter().find(|s| s.mv == first.mv) else {
+                    break;
+                };
+                (next, tiles) = self.space.through(on, tiles);
+                cell = on.to;
+                cells += 1;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// The moves of an MTM table's walk from full index `full` at entry `depth` to the goal:
     /// at each state the first slide (in `U D L R` order, shortest first) to an entry one
     /// closer, written as single-cell moves (a slide of `k` cells is `k` equal letters). The
-    /// slides' states come from the tile rank by the same rank arithmetic as
-    /// [`Table::distance_checked`]'s (a cell of a slide costs at most one rotation), not by
-    /// ranking each candidate from scratch.
+    /// slides' states come from [`Table::for_each_slide`], as [`Table::distance_checked`]'s,
+    /// not by ranking each candidate from scratch.
     ///
     /// # Errors
     /// [`TableError::Damaged`] for a damaged block on the way; [`TableError::Inconsistent`]
@@ -517,29 +536,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             state: self.space.state_at(full),
         };
         while depth > 0 {
-            let (blank, perm) = self.space.split(full);
-            let mut step = None;
-            'slides: for first in self.space.slots(blank) {
-                let (mut next, mut tiles) = self.space.through(first, perm);
-                let mut cell = first.to;
-                let mut cells = 1;
-                loop {
-                    if self.entry(next >> 1)? == depth - 1 {
-                        step = Some((first.mv, cells, next));
-                        break 'slides;
-                    }
-                    let slots = self.space.slots(cell);
-                    let Some(on) = slots.iter().find(|slot| slot.mv == first.mv) else {
-                        break;
-                    };
-                    (next, tiles) = self.space.through(on, tiles);
-                    cell = on.to;
-                    cells += 1;
-                }
-            }
-            let Some((mv, cells, next)) = step else {
+            let step = self.for_each_slide(full, |mv, cells, next| match self.entry(next >> 1) {
+                Ok(e) if e == depth - 1 => ControlFlow::Break(Ok((mv, cells, next))),
+                Ok(_) => ControlFlow::Continue(()),
+                Err(error) => ControlFlow::Break(Err(error)),
+            });
+            let ControlFlow::Break(found) = step else {
                 return Err(inconsistent(full));
             };
+            let (mv, cells, next) = found?;
             moves.extend(std::iter::repeat_n(mv, cells));
             full = next;
             depth -= 1;
