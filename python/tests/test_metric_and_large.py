@@ -213,7 +213,11 @@ def test_within_a_factor_on_4x4_carries_its_guarantee_and_keeps_it():
             assert replay(npuzzle.tiles(instance.start), 4, solution.moves) == npuzzle.tiles(
                 instance.goal
             )
-            assert solution.moves == cli_solve_json(instance.start, "--within", str(factor))["moves"]
+            # The same path from both: one thread (two, prover and finder, may differ).
+            same = npuzzle.solve(instance.start, within=factor, deterministic=True)
+            assert same.moves == cli_solve_json(
+                instance.start, "--within", str(factor), "--deterministic"
+            )["moves"]
         fast = npuzzle.solve(instance.start, within="none")
         assert fast.guarantee == "none" and fast.algorithm == "constructive"
         assert replay(npuzzle.tiles(instance.start), 4, fast.moves) == npuzzle.tiles(instance.goal)

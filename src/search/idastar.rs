@@ -52,7 +52,10 @@ pub struct BoundedResult {
 /// `factor` times a proven lower bound of the optimum, the bound raised by plain IDA*
 /// passes between them; after a million expansions, also by a fast path shortened
 /// ([`shorten`](super::shorten)) and accepted once the bound reaches its length over the
-/// factor (the argument is beside the engine, `in_place::search_bounded`). The
+/// factor (the argument is beside the engine, `in_place::search_bounded`). With
+/// [`Limits::threads`] of 2 or more (and not [`Limits::deterministic`]) it runs on two
+/// threads, one raising the bound and one looking for paths (`in_place::search_bounded_pair`):
+/// the same guarantee, but which path comes back then depends on the threads' timing. The
 /// answer of [`crate::How::with_guarantee`]`(`[`Guarantee::Within`]`)`: where
 /// [`weighted_idastar`] raises its bound a fraction of a move at a time and so runs many
 /// passes of nearly the same size, this runs one per two moves of the bound.
@@ -73,14 +76,19 @@ pub struct BoundedResult {
 /// ```
 ///
 /// [`Guarantee::Within`]: crate::Guarantee::Within
-pub fn bounded_idastar<H: Heuristic>(
+pub fn bounded_idastar<H: Heuristic + Sync>(
     start: &State,
     h: &H,
     factor: Factor,
     limits: Limits,
 ) -> BoundedResult {
     let prune = MovePruner::for_board(start.board());
-    let (result, lower_bound) = in_place::search_bounded(
+    let search = if limits.threads > 1 && !limits.deterministic {
+        in_place::search_bounded_pair
+    } else {
+        in_place::search_bounded
+    };
+    let (result, lower_bound) = search(
         start,
         h,
         limits,
