@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # slidy 0.7 and npuzzle's library in one process on the same instances (see src/main.rs).
-# Needs a nightly toolchain (`rustup toolchain install nightly`), as slidy does.
+# slidy needs a nightly toolchain, or the stable one with its feature switched on (below).
 #
 #   ./run.sh small [ROUNDS] [COUNT]
 #       the small boards (3x3, 2x3, 3x2, 2x4, 4x2), both metrics: table builds and optimal
@@ -15,7 +15,15 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-cargo +nightly build --release -q
+# slidy 0.7 uses one library feature still unstable in Rust 1.95
+# (`isolate_most_least_significant_one`): a nightly toolchain where there is one, else the
+# stable compiler with that feature switched on for the build (RUSTC_BOOTSTRAP).
+if cargo +nightly --version >/dev/null 2>&1; then
+  cargo +nightly build --release -q
+else
+  RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zcrate-attr=feature(isolate_most_least_significant_one)" \
+    cargo build --release -q
+fi
 bin="$here/target/release/side-by-side"
 what="${1:-small}"
 shift || true
