@@ -338,12 +338,14 @@ pub struct SearchArgs {
     pub limit: Vec<super::limits::LimitArg>,
 
     /// Threads of an IDA* search: each iteration's tree is split into subtrees searched in
-    /// parallel at the same bound, so the path is still optimal [default: all cores]
+    /// parallel at the same bound, so the path is still optimal; with --within, 2 or more
+    /// run the bounded search on two threads (one proving the bound, one finding paths)
+    /// [default: all cores]
     #[arg(long, value_name = "N", value_parser = super::threads::parse_threads)]
     pub threads: Option<usize>,
 
     /// With several threads, return the path the one-thread search finds (the same input
-    /// gives the same path), at some cost in the last iteration
+    /// gives the same path), at some cost in the last iteration (with --within: on one thread)
     #[arg(long)]
     pub deterministic: bool,
 }
