@@ -54,7 +54,7 @@ pub struct BoundedResult {
 /// ([`shorten`](super::shorten)) and accepted once the bound reaches its length over the
 /// factor (the argument is beside the engine, `in_place::search_bounded`). With
 /// [`Limits::threads`] of 2 or more (and not [`Limits::deterministic`]) it runs on two
-/// threads, one raising the bound and one looking for paths (`in_place::search_bounded_pair`):
+/// threads, one raising the bound and one looking for paths (`pair::search_bounded_pair`):
 /// the same guarantee, but which path comes back then depends on the threads' timing. The
 /// answer of [`crate::How::with_guarantee`]`(`[`Guarantee::Within`]`)`: where
 /// [`weighted_idastar`] raises its bound a fraction of a move at a time and so runs many
@@ -84,7 +84,7 @@ pub fn bounded_idastar<H: Heuristic + Sync>(
 ) -> BoundedResult {
     let prune = MovePruner::for_board(start.board());
     let search = if limits.threads > 1 && !limits.deterministic {
-        in_place::search_bounded_pair
+        super::pair::search_bounded_pair
     } else {
         in_place::search_bounded
     };

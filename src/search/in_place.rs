@@ -10,25 +10,23 @@
 
 use super::prune::{MovePruner, DEAD};
 use super::shorten::{moves_of, Shortener};
-use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult, Watch};
+use super::{unsolvable, Budget, Limit, Limits, Outcome, SearchResult};
 use crate::board::{Move, MAX_CELLS};
 use crate::heuristic::{Bounded, Heuristic};
 use crate::solution::Solution;
 use crate::state::{State, BLANK};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
 
 /// Returned up the recursion when the goal was reached.
-const FOUND: u32 = u32::MAX;
+pub(super) const FOUND: u32 = u32::MAX;
 /// Returned up the recursion when a limit was reached.
-const STOPPED: u32 = u32::MAX - 1;
+pub(super) const STOPPED: u32 = u32::MAX - 1;
 /// The moves of the blank from each cell: (move index in [`Move::ALL`], target cell).
 struct Neighbours {
     steps: [[(u8, u8); 4]; MAX_CELLS],
     count: [u8; MAX_CELLS],
 }
 
-struct Engine<'h, H> {
+pub(super) struct Engine<'h, H> {
     h: &'h H,
     prune: &'h MovePruner,
     goal: [u8; MAX_CELLS],
@@ -36,15 +34,15 @@ struct Engine<'h, H> {
     n: usize,
     blank: usize,
     neighbours: Neighbours,
-    path: Vec<Move>,
-    expanded: u64,
-    generated: u64,
+    pub(super) path: Vec<Move>,
+    pub(super) expanded: u64,
+    pub(super) generated: u64,
     budget: Budget,
-    stopped: Option<Limit>,
+    pub(super) stopped: Option<Limit>,
     /// The weight `num / den` of weighted IDA*: a node's cost is `den * g + num * h`, the
     /// bounds are in those units. `(1, 1)` is plain IDA*.
-    num: u32,
-    den: u32,
+    pub(super) num: u32,
+    pub(super) den: u32,
     /// A probe ([`Engine::dfs`] with `PROBE`) ends (returns [`STOPPED`] with `stopped` unset)
     /// once `expanded` reaches this: the bounded search's allowance for it.
     pass_end: u64,
@@ -89,7 +87,7 @@ pub(crate) fn pass<H: Heuristic>(
 }
 
 /// What [`Engine::dfs`] returns when nothing beyond the bound was seen.
-const NOTHING_CUT: u32 = u32::MAX - 2;
+pub(super) const NOTHING_CUT: u32 = u32::MAX - 2;
 
 /// Runs iterative deepening on `g + h` from `start` to `h`'s goal, pruning moves with the
 /// board's automaton.
@@ -207,7 +205,7 @@ const WINDOW_CAP: u64 = 200_000;
 /// `g + h`) fewer (1.1: 4, 1.0: 1, with half a second). At w = 1.5, `(5 w - 1) / 4` alone
 /// (1.625) cut the start until `lower` had grown by 8% and doubled the median time; hence the
 /// cap.
-fn probe_weight((num, den): (u32, u32), lower: u32, root_h: u32) -> (u32, u32) {
+pub(super) fn probe_weight((num, den): (u32, u32), lower: u32, root_h: u32) -> (u32, u32) {
     let (pn, pd) = (5 * num - den, 4 * den);
     // pn / pd > num * lower / (den * root_h), in integers.
     if u64::from(pn) * u64::from(den) * u64::from(root_h)
@@ -222,6 +220,16 @@ fn probe_weight((num, den): (u32, u32), lower: u32, root_h: u32) -> (u32, u32) {
     } else {
         (pn, pd)
     }
+}
+
+/// Rounds a bound up to the parity of every solution's length from `start` to `goal`: each
+/// move takes the blank to a cell of the other colour of a chessboard, so every solution's
+/// length has the parity of the blank's distance to its goal cell.
+pub(super) fn to_solution_parity(start: &State, goal: &State) -> impl Fn(u32) -> u32 + Copy {
+    let width = start.board().width();
+    let colour = move |cell: usize| (cell / width + cell % width) % 2;
+    let parity = u32::from(colour(start.blank()) != colour(goal.blank()));
+    move |bound: u32| bound + (bound + parity) % 2
 }
 
 /// Bounded-suboptimal search for the weight `num / den` (`num >= den`): a proven lower
@@ -275,10 +283,7 @@ pub(crate) fn search_bounded<H: Heuristic>(
     }
     let mut engine = Engine::new(start, h, prune, budget);
     let (root, root_h) = h.start(start.cells());
-    let width = start.board().width();
-    let colour = |cell: usize| (cell / width + cell % width) % 2;
-    let parity = u32::from(colour(start.blank()) != colour(goal_state.blank()));
-    let to_parity = |bound: u32| bound + (bound + parity) % 2;
+    let to_parity = to_solution_parity(start, &goal_state);
     let mut lower = to_parity(root_h);
     // The shortened fast path, once there is one.
     let mut incumbent: Option<Vec<Move>> = None;
@@ -335,294 +340,12 @@ pub(crate) fn search_bounded<H: Heuristic>(
     (engine.finish(outcome), lower)
 }
 
-/// What the two threads of [`search_bounded_pair`] share: the proven bound, the shortest
-/// path found, and the whole search's account for the limits.
-struct Pair {
-    limits: Limits,
-    began: std::time::Instant,
-    /// The weight `num / den` asked for.
-    num: u32,
-    den: u32,
-    /// Expansions told by both threads (for the limits and the observer).
-    expanded: AtomicU64,
-    /// The proven lower bound of the optimum: only the prover raises it.
-    lower: AtomicU32,
-    /// The shortest path found so far, by either thread.
-    best: Mutex<Option<Vec<Move>>>,
-    /// Both threads stop: the answer is in (a path within the factor of `lower`), or a limit
-    /// was reached.
-    stop: AtomicBool,
-    /// The limit reached, if one was.
-    limit: OnceLock<Limit>,
-    /// Whether the finder has made its fast, shortened path (which it does once both
-    /// threads have expanded `incumbent_after` nodes, or when it has nothing else to do).
-    incumbent: AtomicBool,
-    incumbent_after: u64,
-}
-
-impl Pair {
-    /// Whether a path of `length` moves is within the factor of the bound `lower`.
-    fn accepts(&self, length: usize, lower: u32) -> bool {
-        u64::try_from(length).unwrap_or(u64::MAX) * u64::from(self.den)
-            <= u64::from(self.num) * u64::from(lower)
-    }
-
-    /// Keeps `moves` if shorter than the best so far; stops both threads once the best is
-    /// within the factor of the proven bound.
-    fn offer(&self, moves: &[Move]) {
-        let mut best = self
-            .best
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
-            *best = Some(moves.to_vec());
-        }
-        let lower = self.lower.load(Ordering::Acquire);
-        if best.as_ref().is_some_and(|b| self.accepts(b.len(), lower)) {
-            self.stop.store(true, Ordering::Release);
-        }
-    }
-
-    /// Records the proven bound `lower` (the prover's, after a pass found nothing); stops
-    /// both threads once the best path is within the factor of it.
-    fn prove(&self, lower: u32) {
-        let best = self
-            .best
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        self.lower.fetch_max(lower, Ordering::AcqRel);
-        if best.as_ref().is_some_and(|b| self.accepts(b.len(), lower)) {
-            self.stop.store(true, Ordering::Release);
-        }
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
-    }
-}
-
-/// Stops both threads of [`search_bounded_pair`] when dropped: the prover holds one, so that
-/// the finder never waits for a bound that will not come.
-struct StopOnExit<'a>(&'a Pair);
-
-impl Drop for StopOnExit<'_> {
-    fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::Release);
-    }
-}
-
-/// The budget's watch of one of [`search_bounded_pair`]'s threads. For the finder it also
-/// ends a probe (as [`Limit::Nodes`], never reported: the finder reads `pair.stop` and
-/// `pair.limit` to tell) once the proven bound has moved past the one the probe was cut at,
-/// so that the next probe starts with the new slack.
-struct PairWatch {
-    pair: Arc<Pair>,
-    /// For the finder: the bound its current probe was started at (`u32::MAX`: no probe).
-    probing: Option<Arc<AtomicU32>>,
-}
-
-impl Watch for PairWatch {
-    fn tick(&self, expanded: u64) -> Option<Limit> {
-        let pair = &*self.pair;
-        let total = pair.expanded.fetch_add(expanded, Ordering::Relaxed) + expanded;
-        if pair.stopped() {
-            return Some(Limit::Nodes);
-        }
-        if let Some(at) = &self.probing {
-            let at = at.load(Ordering::Relaxed);
-            if at != u32::MAX
-                && (pair.lower.load(Ordering::Relaxed) > at
-                    || (!pair.incumbent.load(Ordering::Relaxed) && total >= pair.incumbent_after))
-            {
-                return Some(Limit::Nodes);
-            }
-        }
-        let limits = &pair.limits;
-        let give_up = |limit: Limit| {
-            let _ = pair.limit.set(limit);
-            pair.stop.store(true, Ordering::Release);
-            Some(limit)
-        };
-        if limits.max_expanded.is_some_and(|max| total >= max) {
-            return give_up(Limit::Nodes);
-        }
-        let elapsed = pair.began.elapsed();
-        if let Some(observe) = limits.observer {
-            let progress = super::Progress {
-                expanded: total,
-                bound: Some(pair.lower.load(Ordering::Relaxed)),
-                elapsed,
-                subtrees: None,
-            };
-            if observe(&progress).is_break() {
-                return give_up(Limit::Stopped);
-            }
-        }
-        if limits.max_time.is_some_and(|max| elapsed >= max) {
-            return give_up(Limit::Time);
-        }
-        None
-    }
-}
-
-/// [`search_bounded`] on two threads: a *prover* runs the plain IDA* passes that raise the
-/// proven bound, while a *finder* runs the probes (and, after `incumbent_after` expansions of
-/// both, the shortened fast path), each probe cut at the factor times the latest bound and
-/// ended when the prover raises it. Each path found is kept if shorter than the last; both
-/// threads stop when the best path is within the factor of the proven bound (or the prover
-/// finds the optimum). The same guarantee, by the same argument: the prover's passes are
-/// the sequential search's proof passes, and a path is returned only when `den * length <=
-/// num * lower`. The bound and the path no longer wait for each other, which is where the
-/// wall time goes on one thread; the probes' allowance (a share of the proof's expansions
-/// on one thread) becomes "until the bound moves".
-///
-/// Returns the result (nodes of both threads) and the last proven bound.
-pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
-    start: &State,
-    h: &H,
-    limits: Limits,
-    prune: &MovePruner,
-    (num, den): (u32, u32),
-    incumbent_after: u64,
-) -> (SearchResult, u32) {
-    let goal_state = *h.goal();
-    let began = std::time::Instant::now();
-    if !start.can_reach(&goal_state) {
-        return (unsolvable(began), 0);
-    }
-    let (root, root_h) = h.start(start.cells());
-    let width = start.board().width();
-    let colour = |cell: usize| (cell / width + cell % width) % 2;
-    let parity = u32::from(colour(start.blank()) != colour(goal_state.blank()));
-    let to_parity = move |bound: u32| bound + (bound + parity) % 2;
-    let pair = Arc::new(Pair {
-        limits,
-        began,
-        num,
-        den,
-        expanded: AtomicU64::new(0),
-        lower: AtomicU32::new(to_parity(root_h)),
-        best: Mutex::new(None),
-        stop: AtomicBool::new(false),
-        limit: OnceLock::new(),
-        incumbent: AtomicBool::new(false),
-        incumbent_after,
-    });
-    let watched = |probing: Option<Arc<AtomicU32>>| {
-        Budget::watched(Box::new(PairWatch {
-            pair: Arc::clone(&pair),
-            probing,
-        }))
-    };
-    let prover_budget = watched(None);
-    let probing = Arc::new(AtomicU32::new(u32::MAX));
-    let finder_budget = watched(Some(Arc::clone(&probing)));
-    let ((prover_expanded, prover_generated), (finder_expanded, finder_generated)) =
-        std::thread::scope(|scope| {
-            let prover = scope.spawn(|| {
-                // However the prover ends (a panic included), the finder stops too.
-                let _stop = StopOnExit(&pair);
-                // Its own copy of the start's node (a node need not be shareable).
-                let (root, root_h) = h.start(start.cells());
-                let mut engine = Engine::new(start, h, prune, prover_budget);
-                let mut lower = pair.lower.load(Ordering::Acquire);
-                while !pair.stopped() {
-                    match engine.reset(start).dfs::<false>(0, &root, root_h, lower, 0) {
-                        // Every pass below found nothing: this path is optimal.
-                        FOUND => {
-                            let moves = engine.path.clone();
-                            pair.prove(u32::try_from(moves.len()).unwrap_or(u32::MAX));
-                            pair.offer(&moves);
-                        }
-                        next if next < NOTHING_CUT => {
-                            lower = to_parity((lower + 1).max(next));
-                            pair.prove(lower);
-                        }
-                        // Stopped, or (a solvable pair cannot) nothing cut.
-                        _ => break,
-                    }
-                }
-                (engine.expanded, engine.generated)
-            });
-            let mut engine = Engine::new(start, h, prune, finder_budget);
-            let mut tried = u32::MAX;
-            while !pair.stopped() {
-                let lower = pair.lower.load(Ordering::Acquire);
-                let total = pair.expanded.load(Ordering::Relaxed);
-                if !pair.incumbent.load(Ordering::Relaxed)
-                    && (total >= pair.incumbent_after || tried == lower)
-                {
-                    pair.incumbent.store(true, Ordering::Relaxed);
-                    probing.store(u32::MAX, Ordering::Relaxed);
-                    if let Some(moves) = fast_shortened(&mut engine, start, &root, root_h) {
-                        pair.offer(&moves);
-                    }
-                    engine.stopped = None;
-                    continue;
-                }
-                if tried == lower {
-                    // This bound's probe found nothing: wait for the prover to raise it.
-                    std::thread::sleep(std::time::Duration::from_micros(50));
-                    continue;
-                }
-                let (pn, pd) = probe_weight((num, den), lower, root_h);
-                (engine.num, engine.den) = (pn, pd);
-                let cost = u64::from(pd) * u64::from(num) * u64::from(lower) / u64::from(den);
-                probing.store(lower, Ordering::Relaxed);
-                let probe = engine.reset(start).dfs::<true>(
-                    0,
-                    &root,
-                    root_h,
-                    u32::try_from(cost).unwrap_or(u32::MAX),
-                    0,
-                );
-                (engine.num, engine.den) = (1, 1);
-                match probe {
-                    FOUND => pair.offer(&engine.path),
-                    // The bound moved (or both threads stop): probe again at the new one.
-                    STOPPED => engine.stopped = None,
-                    _ => tried = lower,
-                }
-            }
-            let prover = prover
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (prover, (engine.expanded, engine.generated))
-        });
-    let expanded = prover_expanded + finder_expanded;
-    let generated = prover_generated + finder_generated;
-    let lower = pair.lower.load(Ordering::Acquire);
-    let best = pair
-        .best
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    let outcome = match (best, pair.limit.get()) {
-        // An answer that came as a limit was reached is still an answer.
-        (Some(moves), _) if pair.accepts(moves.len(), lower) => Outcome::Solved(
-            Solution::from_moves(*start, moves).expect("moves found in place are legal"),
-        ),
-        (_, Some(&limit)) => Outcome::GaveUp(limit),
-        // The prover ended without an answer or a limit (it cannot): say so as a stop.
-        (_, None) => Outcome::GaveUp(Limit::Stopped),
-    };
-    (
-        SearchResult {
-            outcome,
-            expanded,
-            generated,
-            elapsed: began.elapsed(),
-        },
-        lower,
-    )
-}
-
 /// A path found fast (one pass weighted [`FAST_WEIGHT`], its bound raised as weighted
 /// IDA*'s is) and then shortened by sweeps of [`WINDOWS`]; every expansion of both counted
 /// on `engine` and its budget, so the search's limits stop them as they stop the rest (the
 /// shortening between two windows: one window may run on by at most [`WINDOW_CAP`]).
 /// `None` when a limit was reached (`engine.stopped` set) or, unexpectedly, no path found.
-fn fast_shortened<H: Heuristic>(
+pub(super) fn fast_shortened<H: Heuristic>(
     engine: &mut Engine<'_, H>,
     start: &State,
     root: &H::Node,
@@ -673,7 +396,12 @@ fn fast_shortened<H: Heuristic>(
 
 impl<'h, H: Heuristic> Engine<'h, H> {
     /// An engine at `start`, with an empty path and no nodes counted.
-    fn new(start: &State, h: &'h H, prune: &'h MovePruner, budget: Budget) -> Engine<'h, H> {
+    pub(super) fn new(
+        start: &State,
+        h: &'h H,
+        prune: &'h MovePruner,
+        budget: Budget,
+    ) -> Engine<'h, H> {
         let goal_state = *h.goal();
         let board = start.board();
         let mut neighbours = Neighbours {
@@ -719,7 +447,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
 
     /// Back at `start` with an empty path, after a pass that stopped part way (a stop
     /// unwinds nothing on its way up).
-    fn reset(&mut self, start: &State) -> &mut Engine<'h, H> {
+    pub(super) fn reset(&mut self, start: &State) -> &mut Engine<'h, H> {
         self.cells[..self.n].copy_from_slice(start.cells());
         self.blank = start.blank();
         self.path.clear();
@@ -739,7 +467,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
     /// estimate first, since the probe stops at its first goal and the order decides how soon
     /// it comes, and stops at the allowance `pass_end`; a constant, so that the other passes
     /// (every optimal search) compile without either.
-    fn dfs<const PROBE: bool>(
+    pub(super) fn dfs<const PROBE: bool>(
         &mut self,
         g: u32,
         node: &H::Node,
@@ -861,7 +589,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::Board;
     use crate::guarantee::Factor;
@@ -876,87 +604,69 @@ mod tests {
     use crate::search::{idastar, Limits};
     use crate::state::State;
 
-    /// The bounded search with the fast path shortened from the first pass on (the 24-puzzle
-    /// reaches it after a million expansions, a sampled 3x4 state seldom does): every path
-    /// replays to the goal, within the factor of the exact distance and of the proven bound,
-    /// which is never above the exact distance.
-    #[test]
-    fn bounded_search_with_the_shortened_path_stays_within_the_factor_on_sampled_3x4_states() {
+    /// 80 sampled 3x4 states with their exact distances, drawn by long random walks from the
+    /// goal (sampling through `crate::sample` would put `search` above `sample` in the
+    /// import graph for a test's sake), for the bounded searches' tests here and in
+    /// `pair.rs`.
+    pub(in crate::search) fn sampled_3x4() -> (State, Vec<(State, usize)>) {
         let goal = State::goal(Board::new(3, 4).unwrap());
         let table =
             crate::table::Table::build(&goal, crate::generate::BuildOptions::default()).unwrap();
+        let mut rng = SplitMix64::new(30);
+        let states = (0..80)
+            .map(|_| {
+                let mut start = goal;
+                for _ in 0..200 {
+                    let mv = crate::Move::ALL[(rng.next_u64() % 4) as usize];
+                    start = start.apply(mv).unwrap_or(start);
+                }
+                (start, table.distance(&start).unwrap().unwrap() as usize)
+            })
+            .collect();
+        (goal, states)
+    }
+
+    /// Holds one bounded search's answer for `start` (exact distance `exact`) to the factor:
+    /// the path replays to `goal`, within the factor of the exact distance and of the proven
+    /// bound `lower`, which is never above the exact distance. Returns whether the path is
+    /// longer than the optimum.
+    pub(in crate::search) fn check_bounded(
+        (start, exact): (State, usize),
+        goal: State,
+        factor: Factor,
+        (result, lower): (SearchResult, u32),
+    ) -> bool {
+        let solution = result.solution().expect("solved");
+        assert_eq!(solution.end(), goal);
+        let length = solution.len();
+        assert!(
+            lower as usize <= exact
+                && factor.allows(length, lower as usize)
+                && factor.allows(length, exact),
+            "{start} with w {factor}: {length} moves, lower {lower}, exact {exact}"
+        );
+        length > exact
+    }
+
+    /// The bounded search with the fast path shortened from the first pass on (the 24-puzzle
+    /// reaches it after a million expansions, a sampled 3x4 state seldom does): every path
+    /// within the factor ([`check_bounded`]).
+    #[test]
+    fn bounded_search_with_the_shortened_path_stays_within_the_factor_on_sampled_3x4_states() {
+        let (goal, states) = sampled_3x4();
         let h = LinearConflict::new(&goal);
         let prune = MovePruner::for_board(goal.board());
-        // 80 states drawn by long random walks (sampling through `crate::sample` would put
-        // `search` above `sample` in the import graph for a test's sake).
-        let mut rng = SplitMix64::new(30);
         let mut suboptimal = 0;
-        for _ in 0..80 {
-            let mut start = goal;
-            for _ in 0..200 {
-                let mv = crate::Move::ALL[(rng.next_u64() % 4) as usize];
-                start = start.apply(mv).unwrap_or(start);
-            }
-            let exact = table.distance(&start).unwrap().unwrap() as usize;
+        for &(start, exact) in &states {
             for factor in ["1.1", "1.2", "1.5", "2"] {
                 let factor: Factor = factor.parse().unwrap();
-                for (threads, (result, lower)) in [
-                    (
-                        1,
-                        search_bounded(&start, &h, Limits::NONE, &prune, factor.ratio(), 0),
-                    ),
-                    (
-                        2,
-                        search_bounded_pair(&start, &h, Limits::NONE, &prune, factor.ratio(), 0),
-                    ),
-                ] {
-                    let solution = result.solution().expect("solved");
-                    assert_eq!(solution.end(), goal);
-                    let length = solution.len();
-                    assert!(
-                        lower as usize <= exact
-                            && factor.allows(length, lower as usize)
-                            && factor.allows(length, exact),
-                        "{start} with w {factor} on {threads} thread(s): {length} moves, \
-                         lower {lower}, exact {exact}"
-                    );
-                    suboptimal += usize::from(length > exact);
-                }
+                let found = search_bounded(&start, &h, Limits::NONE, &prune, factor.ratio(), 0);
+                suboptimal += usize::from(check_bounded((start, exact), goal, factor, found));
             }
         }
         assert!(
             suboptimal > 0,
             "every answer was optimal: the factor did nothing"
-        );
-    }
-
-    /// The two-thread bounded search obeys the limits of the whole search: a node limit far
-    /// below what Korf's first 15-puzzle needs at w = 1.05 with linear conflict gives up with
-    /// that limit, after about that many expansions over both threads (each stops within a
-    /// few thousand of it, or one shortening window), with a proven bound between the
-    /// start's estimate and the published optimum (57; `data/korf100.txt`).
-    #[test]
-    fn the_two_thread_bounded_search_gives_up_at_the_node_limit() {
-        let goal = State::canonical_goal(Board::new(4, 4).unwrap(), 0);
-        let start: State = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3".parse().unwrap();
-        let h = LinearConflict::new(&goal);
-        let prune = MovePruner::for_board(goal.board());
-        let factor: Factor = "1.05".parse().unwrap();
-        let limits = Limits::NONE.nodes(50_000);
-        let (result, lower) =
-            search_bounded_pair(&start, &h, limits, &prune, factor.ratio(), u64::MAX);
-        assert_eq!(result.outcome, Outcome::GaveUp(Limit::Nodes), "{result:?}");
-        // Each thread reports every 4,096 expansions; the shortener between its windows,
-        // one window at most `WINDOW_CAP` (as on one thread).
-        assert!(
-            (50_000..50_000 + WINDOW_CAP + 2 * 4096).contains(&result.expanded),
-            "{}",
-            result.expanded
-        );
-        let (_, root_h) = h.start(start.cells());
-        assert!(
-            lower >= root_h && lower <= 57,
-            "{lower} (estimate {root_h})"
         );
     }
 

@@ -22,6 +22,7 @@ mod in_place;
 // Parallel IDA*: the frontier split (one place, used by the threads and by distributed tasks),
 // the driver on rayon, and the checkpoint file of a long search.
 pub mod checkpoint;
+mod pair;
 mod parallel;
 pub mod prune;
 // Path shortening: windows of a path replaced by optimal sub-paths.
