@@ -109,3 +109,19 @@ fn the_guarantee_is_printed_and_bad_questions_are_refused() {
     let (code, _, _) = npuzzle(&["sample", "--scramble", "uniform", "--board", "65x2"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn only_an_optimal_5x5_search_gets_the_note_about_hours() {
+    // One move from the goal: every search below answers at once.
+    let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24";
+    let note = "may take hours or more; bound it with --limit";
+    let (code, _, err) = npuzzle(&["solve", near]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(note), "{err}");
+    for within in ["1.5", "none"] {
+        let (code, out, err) = npuzzle(&["solve", near, "--within", within]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("1 move"), "{out}");
+        assert!(!err.contains(note), "--within {within}: {err}");
+    }
+}
