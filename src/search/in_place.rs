@@ -182,12 +182,31 @@ const PROBE_FLOOR: u64 = 10_000;
 /// 1 finished 17, 4 finished 25, 16 finished 21.
 const PROBE_SHARE: u64 = 4;
 /// Once the search has expanded this many nodes without a path, it finds one fast (a pass
-/// weighted [`FAST_WEIGHT`]) and shortens it ([`Shortener`]): that path is kept, and
+/// weighted [`fast_weight`]) and shortens it ([`Shortener`]): that path is kept, and
 /// accepted as soon as the proven bound reaches its length over the factor.
 pub(crate) const INCUMBENT_AFTER: u64 = 1_000_000;
-/// The weight `(num, den)` of the fast pass that gives the path to shorten (paths about 1.16
-/// times the optimum on Korf and Felner's fifty, found in a few milliseconds to 50 ms).
-const FAST_WEIGHT: (u32, u32) = (3, 2);
+/// The weights `(num, den)` the fast pass that gives the path to shorten may take, lightest
+/// first ([`fast_weight`]).
+const FAST_WEIGHTS: [(u32, u32); 3] = [(5, 4), (4, 3), (3, 2)];
+
+/// The weight of the fast pass for the factor `num / den`: the lightest of [`FAST_WEIGHTS`]
+/// at least an eighth above the factor, 3/2 where none is (5/4 for 1.1, 4/3 for 1.2, 3/2 for
+/// 1.5). A lighter pass takes longer but gives a shorter path, which the proven bound
+/// accepts sooner: the fast path is what most answers wait for, and its length decides how
+/// many proof passes they wait for too. Measured on 50 uniform random 5x5s with two threads
+/// (BENCHMARKS.md, "The fast path's weight"): at w = 1.2, 4/3 took 0.49 of the time of 3/2
+/// (geometric mean per state, two runs), 7/5 0.53, 11/8 0.65, 13/10 1.36 and 5/4 2.4; at
+/// w = 1.1, 5/4 0.55 of 3/2; at w = 1.5, 4/3 3.0 and 2 1.5 times 3/2, 5/3 no better.
+pub(super) fn fast_weight((num, den): (u32, u32)) -> (u32, u32) {
+    // fn / fd >= num / den + 1 / 8, in integers: 8 * fn * den >= (8 * num + den) * fd.
+    FAST_WEIGHTS
+        .into_iter()
+        .find(|&(fn_, fd)| {
+            8 * u64::from(fn_) * u64::from(den)
+                >= (8 * u64::from(num) + u64::from(den)) * u64::from(fd)
+        })
+        .unwrap_or((3, 2))
+}
 /// The window sizes of the shortening sweeps, in order, and the most one window's search may
 /// expand: sweeps of these took the fast paths from 1.16 to 1.13 times the optimum (mean of
 /// the fifty, 50-200 ms each).
@@ -323,7 +342,7 @@ pub(crate) fn search_bounded<H: Heuristic>(
         };
         lower = to_parity((lower + 1).max(proven));
         if incumbent.is_none() && engine.expanded >= incumbent_after {
-            match fast_shortened(&mut engine, start, &root, root_h) {
+            match fast_shortened(&mut engine, start, &root, root_h, fast_weight((num, den))) {
                 Some(moves) => incumbent = Some(moves),
                 None if engine.stopped.is_some() => break,
                 None => {}
@@ -340,7 +359,7 @@ pub(crate) fn search_bounded<H: Heuristic>(
     (engine.finish(outcome), lower)
 }
 
-/// A path found fast (one pass weighted [`FAST_WEIGHT`], its bound raised as weighted
+/// A path found fast (one pass weighted `weight`, its bound raised as weighted
 /// IDA*'s is) and then shortened by sweeps of [`WINDOWS`]; every expansion of both counted
 /// on `engine` and its budget, so the search's limits stop them as they stop the rest (the
 /// shortening between two windows: one window may run on by at most [`WINDOW_CAP`]).
@@ -350,10 +369,11 @@ pub(super) fn fast_shortened<H: Heuristic>(
     start: &State,
     root: &H::Node,
     root_h: u32,
+    weight: (u32, u32),
 ) -> Option<Vec<Move>> {
     engine.reset(start);
-    (engine.num, engine.den) = FAST_WEIGHT;
-    let mut bound = FAST_WEIGHT.0 * root_h;
+    (engine.num, engine.den) = weight;
+    let mut bound = weight.0 * root_h;
     let found = loop {
         match engine.dfs::<false>(0, root, root_h, bound, 0) {
             FOUND => break true,
@@ -673,6 +693,25 @@ pub(super) mod tests {
     /// The prefetch pass (on for databases of 128 MB and more, which no test builds) is
     /// forced on for small ones: IDA* finds paths of the same length over the same nodes
     /// as without it, on 3x3 and with the 4x4 6-6-3 databases, plain node and lean node.
+    /// The fast pass's weight: the lightest of 5/4, 4/3, 3/2 at least an eighth above the
+    /// factor, 3/2 above that (the measured choices at 1.1, 1.2 and 1.5).
+    #[test]
+    fn the_fast_pass_is_an_eighth_heavier_than_the_factor() {
+        for (factor, weight) in [
+            ("1", (5, 4)),
+            ("1.1", (5, 4)),
+            ("1.125", (5, 4)),
+            ("1.13", (4, 3)),
+            ("1.2", (4, 3)),
+            ("1.21", (3, 2)),
+            ("1.5", (3, 2)),
+            ("3", (3, 2)),
+        ] {
+            let factor: Factor = factor.parse().unwrap();
+            assert_eq!(fast_weight(factor.ratio()), weight, "{factor}");
+        }
+    }
+
     #[test]
     fn the_prefetch_pass_changes_no_search() {
         let none = &|_| ControlFlow::Continue(());

@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::in_place::{
-    fast_shortened, probe_weight, to_solution_parity, Engine, FOUND, NOTHING_CUT, STOPPED,
+    fast_shortened, fast_weight, probe_weight, to_solution_parity, Engine, FOUND, NOTHING_CUT,
+    STOPPED,
 };
 use super::prune::MovePruner;
 use super::split::{replay, search_subtree, split, Below};
@@ -373,7 +374,8 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
                 {
                     pair.incumbent.store(true, Ordering::Relaxed);
                     probing.store(u32::MAX, Ordering::Relaxed);
-                    if let Some(moves) = fast_shortened(&mut engine, start, &root, root_h) {
+                    let weight = fast_weight((num, den));
+                    if let Some(moves) = fast_shortened(&mut engine, start, &root, root_h, weight) {
                         pair.offer(&moves);
                     }
                     engine.stopped = None;
