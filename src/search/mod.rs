@@ -12,6 +12,7 @@
 
 // One function per algorithm, each in a private module of its own name: the import path is
 // `search::idastar` (the function), never `search::idastar::idastar`.
+mod account;
 mod astar;
 mod bfs;
 mod dual;

@@ -6,9 +6,10 @@
 //! helps the prover finish that bound's pass (the pass is cut into subtrees by
 //! [`split`](super::split), taken from a shared cursor by whichever thread is free).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
+use super::account::SearchAccount;
 use super::in_place::{
     fast_shortened, fast_weight, probe_weight, to_solution_parity, Engine, FOUND, NOTHING_CUT,
     STOPPED,
@@ -32,22 +33,16 @@ const SHARED_SUBTREES: usize = 256;
 /// What the two threads share: the proven bound, the shortest path found, the proof pass
 /// open for help, and the whole search's account for the limits.
 struct Pair {
-    limits: Limits,
-    began: std::time::Instant,
+    /// Expansions told by both threads, the limits applied to them, and the stop of both
+    /// (the answer is in: a path within the factor of `lower`; or a limit was reached).
+    account: SearchAccount,
     /// The weight `num / den` asked for.
     num: u32,
     den: u32,
-    /// Expansions told by both threads (for the limits and the observer).
-    expanded: AtomicU64,
     /// The proven lower bound of the optimum: only the prover raises it.
     lower: AtomicU32,
     /// The shortest path found so far, by either thread.
     best: Mutex<Option<Vec<Move>>>,
-    /// Both threads stop: the answer is in (a path within the factor of `lower`), or a limit
-    /// was reached.
-    stop: AtomicBool,
-    /// The limit reached, if one was.
-    limit: OnceLock<Limit>,
     /// Whether the finder has made its fast, shortened path (which it does once both
     /// threads have expanded `incumbent_after` nodes, or when it has nothing else to do).
     incumbent: AtomicBool,
@@ -93,7 +88,7 @@ impl SharedPass {
                 continue;
             };
             let (end, e, g, untold) = search_subtree(start, h, &root, self.bound, budget());
-            pair.expanded.fetch_add(untold, Ordering::Relaxed);
+            pair.account.tell(untold);
             expanded += e;
             generated += g;
             match end {
@@ -137,7 +132,7 @@ impl Pair {
         }
         let lower = self.lower.load(Ordering::Acquire);
         if best.as_ref().is_some_and(|b| self.accepts(b.len(), lower)) {
-            self.stop.store(true, Ordering::Release);
+            self.account.stop();
         }
         kept
     }
@@ -148,7 +143,7 @@ impl Pair {
         let best = self.best.lock().unwrap_or_else(PoisonError::into_inner);
         self.lower.fetch_max(lower, Ordering::AcqRel);
         if best.as_ref().is_some_and(|b| self.accepts(b.len(), lower)) {
-            self.stop.store(true, Ordering::Release);
+            self.account.stop();
         }
     }
 
@@ -159,7 +154,7 @@ impl Pair {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
+        self.account.stopped()
     }
 
     /// The pass open for help, if any.
@@ -177,12 +172,13 @@ struct StopOnExit<'a>(&'a Pair);
 
 impl Drop for StopOnExit<'_> {
     fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::Release);
+        self.0.account.stop();
     }
 }
 
 /// The budget's watch of one thread. For the finder it also ends a probe (as
-/// [`Limit::Nodes`], never reported: the finder reads `pair.stop` and `pair.limit` to tell)
+/// [`Limit::Nodes`], never reported: the finder reads whether the account stopped and
+/// whether it holds a limit to tell)
 /// once the proven bound has moved past the one the probe aims at, or when the fast path is
 /// due, so that the next probe starts with the new slack.
 struct PairWatch {
@@ -194,7 +190,7 @@ struct PairWatch {
 impl Watch for PairWatch {
     fn tick(&self, expanded: u64) -> Option<Limit> {
         let pair = &*self.pair;
-        let total = pair.expanded.fetch_add(expanded, Ordering::Relaxed) + expanded;
+        let total = pair.account.tell(expanded);
         if pair.stopped() {
             return Some(Limit::Nodes);
         }
@@ -207,31 +203,12 @@ impl Watch for PairWatch {
                 return Some(Limit::Nodes);
             }
         }
-        let limits = &pair.limits;
-        let give_up = |limit: Limit| {
-            let _ = pair.limit.set(limit);
-            pair.stop.store(true, Ordering::Release);
-            Some(limit)
-        };
-        if limits.max_expanded.is_some_and(|max| total >= max) {
-            return give_up(Limit::Nodes);
-        }
-        let elapsed = pair.began.elapsed();
-        if let Some(observe) = limits.observer {
-            let progress = Progress {
-                expanded: total,
-                bound: Some(pair.lower.load(Ordering::Relaxed)),
-                elapsed,
-                subtrees: None,
-            };
-            if observe(&progress).is_break() {
-                return give_up(Limit::Stopped);
-            }
-        }
-        if limits.max_time.is_some_and(|max| elapsed >= max) {
-            return give_up(Limit::Time);
-        }
-        None
+        pair.account.check(total, |expanded, elapsed| Progress {
+            expanded,
+            bound: Some(pair.lower.load(Ordering::Relaxed)),
+            elapsed,
+            subtrees: None,
+        })
     }
 }
 
@@ -266,15 +243,11 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
     let (root, root_h) = h.start(start.cells());
     let to_parity = to_solution_parity(start, &goal_state);
     let pair = Arc::new(Pair {
-        limits,
-        began,
+        account: SearchAccount::new(limits, began),
         num,
         den,
-        expanded: AtomicU64::new(0),
         lower: AtomicU32::new(to_parity(root_h)),
         best: Mutex::new(None),
-        stop: AtomicBool::new(false),
-        limit: OnceLock::new(),
         incumbent: AtomicBool::new(false),
         incumbent_after,
         pass: Mutex::new(None),
@@ -367,7 +340,7 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
             let mut tried = u32::MAX;
             while !pair.stopped() {
                 let lower = pair.lower.load(Ordering::Acquire);
-                let total = pair.expanded.load(Ordering::Relaxed);
+                let total = pair.account.total();
                 let idle = tried != u32::MAX && tried >= lower;
                 if !pair.incumbent.load(Ordering::Relaxed)
                     && (total >= pair.incumbent_after || idle)
@@ -437,12 +410,12 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .take();
-    let outcome = match (best, pair.limit.get()) {
+    let outcome = match (best, pair.account.limit()) {
         // An answer that came as a limit was reached is still an answer.
         (Some(moves), _) if pair.accepts(moves.len(), lower) => Outcome::Solved(
             Solution::from_moves(*start, moves).expect("moves found in place are legal"),
         ),
-        (_, Some(&limit)) => Outcome::GaveUp(limit),
+        (_, Some(limit)) => Outcome::GaveUp(limit),
         // The prover ended without an answer or a limit (it cannot): say so as a stop.
         (_, None) => Outcome::GaveUp(Limit::Stopped),
     };

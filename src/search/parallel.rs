@@ -12,10 +12,11 @@
 //! the solution kept is that of the earliest: the sequential search's path.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::account::SearchAccount;
 use super::checkpoint::{fingerprint, Checkpoint, CheckpointError};
 use super::split::{replay, search_subtree, split, Below};
 use super::{unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, Watch};
@@ -52,14 +53,9 @@ fn checkpoint_every() -> Duration {
 
 /// What the threads of one search share.
 struct Shared {
-    limits: Limits,
-    began: Instant,
-    /// Expansions told so far, all iterations (for the limits and the observer).
-    expanded: AtomicU64,
-    /// Every thread stops: a solution in the free mode, or a limit.
-    stop: AtomicBool,
-    /// The limit reached, if one was.
-    limit: OnceLock<Limit>,
+    /// Expansions told so far, all iterations, the limits applied to them, and the stop of
+    /// every thread (a solution in the free mode, or a limit).
+    account: SearchAccount,
     /// The smallest subtree index with a solution in this iteration (`usize::MAX`: none).
     first: AtomicUsize,
     bound: AtomicU64,
@@ -68,41 +64,20 @@ struct Shared {
 }
 
 impl Shared {
-    fn give_up(&self, limit: Limit) -> Option<Limit> {
-        let _ = self.limit.set(limit);
-        self.stop.store(true, Ordering::Relaxed);
-        Some(limit)
-    }
-
     /// Applies the limits to the whole search at `total` expansions, and tells the observer
     /// (which may stop it).
     fn check(&self, total: u64) -> Option<Limit> {
-        let limits = &self.limits;
-        if limits.max_expanded.is_some_and(|max| total >= max) {
-            return self.give_up(Limit::Nodes);
-        }
-        if limits.max_time.is_none() && limits.observer.is_none() {
-            return None;
-        }
-        let progress = self.progress(total);
-        if let Some(observe) = limits.observer {
-            if observe(&progress).is_break() {
-                return self.give_up(Limit::Stopped);
-            }
-        }
-        if limits.max_time.is_some_and(|max| progress.elapsed >= max) {
-            return self.give_up(Limit::Time);
-        }
-        None
+        self.account
+            .check(total, |expanded, elapsed| self.progress(expanded, elapsed))
     }
 
-    fn progress(&self, expanded: u64) -> Progress {
+    fn progress(&self, expanded: u64, elapsed: Duration) -> Progress {
         Progress {
             expanded,
             bound: Some(
                 u32::try_from(self.bound.load(Ordering::Relaxed)).expect("stored from a u32 bound"),
             ),
-            elapsed: self.began.elapsed(),
+            elapsed,
             subtrees: Some((
                 self.finished.load(Ordering::Relaxed),
                 self.subtrees.load(Ordering::Relaxed),
@@ -120,10 +95,11 @@ struct Ticket {
 impl Watch for Ticket {
     fn tick(&self, expanded: u64) -> Option<Limit> {
         let shared = &*self.shared;
-        let total = shared.expanded.fetch_add(expanded, Ordering::Relaxed) + expanded;
+        let total = shared.account.tell(expanded);
         // Stopped because the work is no longer needed: the limit reported is never read.
-        if shared.stop.load(Ordering::Relaxed)
-            || (shared.limits.deterministic && self.index > shared.first.load(Ordering::Relaxed))
+        if shared.account.stopped()
+            || (shared.account.limits().deterministic
+                && self.index > shared.first.load(Ordering::Relaxed))
         {
             return Some(Limit::Nodes);
         }
@@ -132,7 +108,7 @@ impl Watch for Ticket {
 }
 
 /// One iteration's account, under a lock: what a checkpoint records.
-struct Account {
+struct IterationAccount {
     checkpoint: Checkpoint,
     written: Instant,
 }
@@ -191,11 +167,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
     let mut pool: Option<rayon::ThreadPool> = None;
     let mut last_iteration = 0u64;
     let shared = Arc::new(Shared {
-        limits,
-        began,
-        expanded: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        limit: OnceLock::new(),
+        account: SearchAccount::new(limits, began),
         first: AtomicUsize::new(usize::MAX),
         bound: AtomicU64::new(0),
         finished: AtomicUsize::new(0),
@@ -260,9 +232,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             .finished
             .store(checkpoint.finished(), Ordering::Relaxed);
         shared.first.store(usize::MAX, Ordering::Relaxed);
-        shared
-            .expanded
-            .store(checkpoint.expanded, Ordering::Relaxed);
+        shared.account.set_total(checkpoint.expanded);
         shared.check(checkpoint.expanded);
         if let Some(path) = limits.checkpoint {
             if let Err(error) = checkpoint.save(path) {
@@ -270,7 +240,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             }
         }
         let skip = checkpoint.clone();
-        let account = Mutex::new(Account {
+        let account = Mutex::new(IterationAccount {
             checkpoint,
             written: Instant::now(),
         });
@@ -282,7 +252,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let work = || loop {
             let index = cursor.fetch_add(1, Ordering::Relaxed);
             if index >= n
-                || shared.stop.load(Ordering::Relaxed)
+                || shared.account.stopped()
                 || (limits.deterministic && index > shared.first.load(Ordering::Relaxed))
             {
                 break;
@@ -298,8 +268,8 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             let (end, expanded, generated, untold) = search_subtree(start, h, &root, bound, budget);
             // Subtrees smaller than a budget's reporting interval never report: the limits are
             // applied here too, between subtrees.
-            let total = shared.expanded.fetch_add(untold, Ordering::Relaxed) + untold;
-            if !shared.stop.load(Ordering::Relaxed) && !matches!(end, Below::Found(_)) {
+            let total = shared.account.tell(untold);
+            if !shared.account.stopped() && !matches!(end, Below::Found(_)) {
                 shared.check(total);
             }
             match end {
@@ -312,7 +282,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                             account.written = Instant::now();
                             if let Err(error) = account.checkpoint.save(path) {
                                 let _ = failed.set(error);
-                                shared.stop.store(true, Ordering::Relaxed);
+                                shared.account.stop();
                             }
                         }
                     }
@@ -327,7 +297,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                             .push((index, solution));
                         shared.first.fetch_min(index, Ordering::Relaxed);
                         if !limits.deterministic {
-                            shared.stop.store(true, Ordering::Relaxed);
+                            shared.account.stop();
                         }
                     }
                 }
@@ -361,7 +331,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                 return finish(Outcome::Solved(solution), &checkpoint, extra);
             }
         }
-        if let Some(&limit) = shared.limit.get() {
+        if let Some(limit) = shared.account.limit() {
             if let Some(path) = limits.checkpoint {
                 if let Err(error) = checkpoint.save(path) {
                     return finish(Outcome::Refused(error), &checkpoint, extra);
