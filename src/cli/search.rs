@@ -199,12 +199,28 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
             .limits
             .checkpoint(Box::leak(file.clone().into_boxed_path()));
     }
-    // Only an optimal search may run for hours: a bounded one answers in a fraction of a
-    // second on typical 5x5s, and the constructive solver at once.
-    if how.guarantee == Guarantee::Optimal {
-        note_unbounded(&args.search, start.board());
-    }
     let oracle = context.oracle();
+    // An optimal search may run for hours; a bounded one answers in a fraction of a second
+    // on typical 5x5s, but only with the pattern databases of the goal's blank cell (without
+    // them it searches with linear conflict, which may take hours too); the constructive
+    // solver answers at once.
+    match how.guarantee {
+        Guarantee::Optimal => note_unbounded(&args.search, start.board()),
+        Guarantee::Within(_)
+            if start.board().cells() >= NOTE_UNBOUNDED_CELLS
+                && args.search.limit.is_empty()
+                && oracle.pattern_databases(&goal)?.is_none() =>
+        {
+            eprintln!(
+                "npuzzle: note: no {board} pattern databases for this goal's blank cell in the \
+                 data directory, so --within searches with linear conflict and may take hours; \
+                 build them with `npuzzle build --pdb {board}:6-6-6-6` (with the same --goal) \
+                 or bound the search with --limit",
+                board = start.board()
+            );
+        }
+        _ => {}
+    }
     let began = Instant::now();
     let answer = oracle.solve(&start, &goal, how);
     search_progress::clear();
