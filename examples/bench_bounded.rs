@@ -14,7 +14,7 @@
 //! cargo run --release --example bench_bounded -- --data-dir DIR --random 50 1.2   # uniform random 5x5s
 //! ```
 //!
-//! `--random N` takes N uniform random solvable 5x5 boards (seed 2026) instead of the fifty;
+//! `--random N` takes N uniform random solvable 5x5 boards (seed 2026, or `--seed S`) instead of the fifty;
 //! they have no published optimum, so only the factor against the lower bound is checked.
 //! The limit is CPU time (the thread's, `/proc/thread-self/schedstat`, read by the search's
 //! observer every few thousand expansions), so that a loaded machine changes the wall times
@@ -70,6 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (mut dir, mut limit, mut factors, mut baseline, mut random, mut threads) =
         (None, 10.0f64, Vec::new(), false, None, 1usize);
+    let mut seed = 2026u64;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--data-dir" => dir = Some(args.next().ok_or("--data-dir DIR")?),
@@ -77,6 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--baseline" => baseline = true,
             "--random" => random = Some(args.next().ok_or("--random N")?.parse::<u64>()?),
             "--threads" => threads = args.next().ok_or("--threads N")?.parse()?,
+            "--seed" => seed = args.next().ok_or("--seed N")?.parse()?,
             factor => factors.push(factor.parse::<Factor>()?),
         }
     }
@@ -88,7 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 count,
                 ..SampleOptions::default()
             };
-            sample_uniform(&goal, &options, 2026)?
+            sample_uniform(&goal, &options, seed)?
                 .enumerate()
                 .map(|(i, drawn)| Instance {
                     name: format!("random {}", i + 1),
