@@ -690,9 +690,6 @@ pub(super) mod tests {
         );
     }
 
-    /// The prefetch pass (on for databases of 128 MB and more, which no test builds) is
-    /// forced on for small ones: IDA* finds paths of the same length over the same nodes
-    /// as without it, on 3x3 and with the 4x4 6-6-3 databases, plain node and lean node.
     /// The fast pass's weight: the lightest of 5/4, 4/3, 3/2 at least an eighth above the
     /// factor, 3/2 above that (the measured choices at 1.1, 1.2 and 1.5).
     #[test]
@@ -712,6 +709,9 @@ pub(super) mod tests {
         }
     }
 
+    /// The prefetch pass (on for databases of 128 MB and more, which no test builds) is
+    /// forced on for small ones: IDA* finds paths of the same length over the same nodes
+    /// as without it, on 3x3 and with the 4x4 6-6-3 databases, plain node and lean node.
     #[test]
     fn the_prefetch_pass_changes_no_search() {
         let none = &|_| ControlFlow::Continue(());
