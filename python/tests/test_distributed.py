@@ -11,6 +11,7 @@ import os
 import pathlib
 import random
 import signal
+import sys
 import threading
 import time
 
@@ -256,6 +257,46 @@ def _warm(goal=None):
     return npuzzle.distance("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", goal)
 
 
+class _Interrupter:
+    """Sends this process SIGINT `after` seconds, as Ctrl-C would, and again whenever the
+    KeyboardInterrupt it raised was swallowed: a signal that lands while Python runs a
+    finalizer (a dask Future's `__del__`, say) raises there, and Python reports it through
+    `sys.unraisablehook` instead of letting it reach the call (seen once in CI)."""
+
+    def __init__(self, after):
+        self.after = after
+        self.done = threading.Event()
+        self.swallowed = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _hook(self, unraisable):
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            self.swallowed.set()
+        else:
+            self.previous_hook(unraisable)
+
+    def _run(self):
+        if self.done.wait(self.after):
+            return
+        os.kill(os.getpid(), signal.SIGINT)
+        while not self.done.is_set():
+            if self.swallowed.wait(0.1) and not self.done.is_set():
+                self.swallowed.clear()
+                os.kill(os.getpid(), signal.SIGINT)
+
+    def __enter__(self):
+        self.previous_hook = sys.unraisablehook
+        sys.unraisablehook = self._hook
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        sys.unraisablehook = self.previous_hook
+        return False
+
+
 def test_an_interrupted_call_stops_its_running_tasks(client):
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
@@ -271,14 +312,9 @@ def test_an_interrupted_call_stops_its_running_tasks(client):
         lambda: nd.solve(start_24, goal_24, client=client, metric="mtm"),
         lambda: nd.solve(korf_hardest(), KORF_GOAL, client=client, heuristic="manhattan"),
     ):
-        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
         began = time.monotonic()
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                call()
-        finally:
-            timer.cancel()
+        with pytest.raises(KeyboardInterrupt), _Interrupter(after=1.0):
+            call()
         assert time.monotonic() - began < 30
         assert idle_within(client, 5), client.run(_executing)
 
