@@ -14,6 +14,7 @@ mod database;
 pub(crate) mod delta;
 pub mod file;
 pub mod generate;
+mod generate_compact;
 mod partition;
 mod region;
 mod space;
