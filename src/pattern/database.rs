@@ -58,15 +58,22 @@ impl PatternDatabase<Vec<u8>> {
     ) -> Result<PatternDatabase<Vec<u8>>, BuildError> {
         let space = PatternSpace::new(goal.board(), tiles)?;
         let free = goal.board().cells() - space.tiles().len();
-        if !(2..=21).contains(&free) {
+        if free < 2 || (free > 21 && !super::generate_compact::fits(&space)) {
             // With one free cell (the blank's) the tiles are the whole puzzle: that is an
-            // exact table's job. More than 21 free cells do not fit the generator's words
-            // (three masks in 64 bits); such small patterns are weaker than Manhattan
-            // distance plus linear conflict anyway.
+            // exact table's job. More than 21 free cells do not fit the mask generator's
+            // words (three masks in 64 bits); the compact generator takes them where a
+            // placement has at most eight regions (a pattern of one to three tiles, the
+            // small part of a 5x5 partition such as 7-7-7-3).
             return Err(BuildError::TooManyTiles {
                 tiles: space.tiles().len(),
                 cells: goal.board().cells(),
             });
+        }
+        let needed = generate::memory_to_build(&space);
+        if let Some(available) = available_memory() {
+            if needed > available {
+                return Err(BuildError::NotEnoughMemory { needed, available });
+            }
         }
         let codes = generate::codes(&space, goal, progress)?;
         let data = format::encode_pattern_database(goal, space.mask(), &codes);
@@ -83,13 +90,24 @@ pub enum BuildError {
     /// Not a pattern of the board.
     #[error(transparent)]
     Pattern(#[from] super::space::PatternError),
-    /// A pattern must leave between 2 and 21 cells free.
-    #[error("a pattern of {tiles} tiles on {cells} cells must leave between 2 and 21 cells free")]
+    /// A pattern must leave at least 2 cells free, and at most 21 unless its placements
+    /// have at most eight blank regions.
+    #[error("a pattern of {tiles} tiles on {cells} cells leaves too few or too many cells free (2 to 21, more where the placements have at most eight blank regions)")]
     TooManyTiles {
         /// Tiles in the pattern.
         tiles: usize,
         /// Cells of the board.
         cells: usize,
+    },
+    /// The build needs more memory than the machine has available: refused before it
+    /// starts rather than failing (or swapping for hours) part way.
+    #[error("building this pattern database needs {:.1} GB of memory and {:.1} GB is available", *needed as f64 / 1e9, *available as f64 / 1e9)]
+    NotEnoughMemory {
+        /// Bytes the build needs ([`super::generate::memory_to_build`]).
+        needed: u64,
+        /// Bytes available: the system's `MemAvailable`, or `NPUZZLE_MEMORY_LIMIT` where set
+        /// lower.
+        available: u64,
     },
     /// Cancelled through the progress hook.
     #[error(transparent)]
@@ -328,6 +346,55 @@ impl<D> PatternDatabase<D> {
             header: self.header,
             space: self.space,
             manhattan: self.manhattan,
+        }
+    }
+}
+
+/// The memory a build may take, in bytes: Linux's `MemAvailable` (free memory plus what the
+/// page cache can give back), capped by the environment variable `NPUZZLE_MEMORY_LIMIT`
+/// (bytes, or with a `K`, `M` or `G` suffix) where it is set; `None` where neither is known
+/// (the build is then not checked).
+fn available_memory() -> Option<u64> {
+    let system = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            kb.checked_mul(1024)
+        });
+    let limit = std::env::var("NPUZZLE_MEMORY_LIMIT")
+        .ok()
+        .and_then(|text| parse_bytes(&text));
+    match (system, limit) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `123`, `64K`, `512M`, `8G` (powers of 1024) as bytes; `None` for anything else.
+fn parse_bytes(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (digits, unit) = match text.char_indices().last()? {
+        (i, 'K' | 'k') => (&text[..i], 1u64 << 10),
+        (i, 'M' | 'm') => (&text[..i], 1 << 20),
+        (i, 'G' | 'g') => (&text[..i], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.trim().parse::<u64>().ok()?.checked_mul(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn memory_limits_parse_with_and_without_a_unit() {
+        assert_eq!(parse_bytes("123"), Some(123));
+        assert_eq!(parse_bytes("64K"), Some(64 << 10));
+        assert_eq!(parse_bytes(" 512m "), Some(512 << 20));
+        assert_eq!(parse_bytes("8G"), Some(8 << 30));
+        for bad in ["", "G", "1.5G", "-1", "12T", "99999999999999999999G"] {
+            assert_eq!(parse_bytes(bad), None, "{bad:?}");
         }
     }
 }

@@ -261,6 +261,26 @@ pub fn codes(
     mask_codes(space, goal, progress)
 }
 
+/// The memory [`codes`] takes for `space`, in bytes: its working arrays (the compact
+/// generator's two state bytes and one code byte a placement, or the mask generator's three
+/// masks and a code byte), which outweigh the encoded file made from the codes afterwards
+/// (half a byte a placement, with the codes still held). What a build checks against the
+/// machine before it starts.
+pub fn memory_to_build(space: &PatternSpace) -> u64 {
+    let free = space.board().cells() - space.tiles().len();
+    let per_placement_bits: u64 = if free > 16 && super::generate_compact::fits(space) {
+        24
+    } else if free <= 8 {
+        3 * 8 + 8
+    } else if free <= 16 {
+        3 * 16 + 8
+    } else {
+        3 * 32 + 8
+    };
+    // Afterwards: the codes (a byte) and the encoded file (half a byte), less than either.
+    space.entries() * per_placement_bits.max(8 + 4) / 8
+}
+
 /// [`codes`] by the mask generator of this module, whatever the number of free cells (the
 /// compact generator's tests compare the two).
 pub(crate) fn mask_codes(

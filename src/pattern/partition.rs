@@ -29,6 +29,13 @@ pub enum Partition {
     /// Korf and Felner's (and their reflections) in two, for taking the maximum over both
     /// partitions ([`crate::heuristic::MaxPartitions`]); not picked by the answer layer.
     SixSixSixSixB,
+    /// 5x5, three patterns of seven tiles and one of three: the 3x3 block at the blank's
+    /// corner less its far corner, the 3x2 block beside it with the right column's fourth
+    /// cell, that block's transpose below, and the three diagonal cells left
+    /// (2,422,728,000 entries each for the seven-tile patterns; 7.3 GB of memory to build
+    /// one, 1.2 GB on disk). Closed under the reflection about the diagonal, so the
+    /// reflected lookup reads the same shapes.
+    SevenSevenSevenThree,
 }
 
 const FIVE_FIVE_FIVE: &[&[u8]] = &[&[1, 2, 3, 6, 7], &[4, 5, 8, 9, 12], &[10, 11, 13, 14, 15]];
@@ -48,6 +55,15 @@ const SIX_SIX_SIX_SIX: &[&[u8]] = &[
 /// (and each of their transposes, which the reflected lookup reads) is split between two of
 /// these, so the tiles whose interactions one partition misses at a seam are counted
 /// together in the other: where one partition is weak the other may not be.
+/// Issue 22's stronger 5x5 partition: seven-tile groups where the memory allows (one 7-tile
+/// database is 19x a 6-tile one). The first group is its own transpose, the second and
+/// third are each other's, and the three tiles left lie on the diagonal.
+const SEVEN_SEVEN_SEVEN_THREE: &[&[u8]] = &[
+    &[1, 2, 5, 6, 7, 10, 11],
+    &[3, 4, 8, 9, 13, 14, 19],
+    &[15, 16, 17, 20, 21, 22, 23],
+    &[12, 18, 24],
+];
 const SIX_SIX_SIX_SIX_B: &[&[u8]] = &[
     &[1, 2, 3, 6, 7, 8],
     &[4, 9, 13, 14, 18, 19],
@@ -57,15 +73,16 @@ const SIX_SIX_SIX_SIX_B: &[&[u8]] = &[
 
 impl Partition {
     /// Every named partition.
-    pub const ALL: [Partition; 5] = [
+    pub const ALL: [Partition; 6] = [
         Partition::FiveFiveFive,
         Partition::SixSixThree,
         Partition::SevenEight,
         Partition::SixSixSixSix,
         Partition::SixSixSixSixB,
+        Partition::SevenSevenSevenThree,
     ];
 
-    /// The name: `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6b`.
+    /// The name: `5-5-5`, `6-6-3`, `7-8`, `6-6-6-6`, `6-6-6-6b`, `7-7-7-3`.
     pub fn name(self) -> &'static str {
         match self {
             Partition::FiveFiveFive => "5-5-5",
@@ -73,13 +90,16 @@ impl Partition {
             Partition::SevenEight => "7-8",
             Partition::SixSixSixSix => "6-6-6-6",
             Partition::SixSixSixSixB => "6-6-6-6b",
+            Partition::SevenSevenSevenThree => "7-7-7-3",
         }
     }
 
     /// The board it partitions.
     pub fn board(self) -> Board {
         match self {
-            Partition::SixSixSixSix | Partition::SixSixSixSixB => Board::new(5, 5),
+            Partition::SixSixSixSix
+            | Partition::SixSixSixSixB
+            | Partition::SevenSevenSevenThree => Board::new(5, 5),
             _ => Board::new(4, 4),
         }
         .expect("4x4 and 5x5 are boards")
@@ -93,6 +113,7 @@ impl Partition {
             Partition::SevenEight => SEVEN_EIGHT,
             Partition::SixSixSixSix => SIX_SIX_SIX_SIX,
             Partition::SixSixSixSixB => SIX_SIX_SIX_SIX_B,
+            Partition::SevenSevenSevenThree => SEVEN_SEVEN_SEVEN_THREE,
         }
     }
 
@@ -119,9 +140,12 @@ impl Partition {
 
     /// The named partitions of `board`, strongest first (what the answer layer prefers).
     /// The second 5x5 partition is left out: the answer layer reads one partition, and
-    /// Korf and Felner's is the one every data directory holds.
+    /// Korf and Felner's is the one every data directory holds. 7-7-7-3 comes before it:
+    /// where a data directory holds all four of its files (built on purpose: 7.3 GB of
+    /// memory and minutes each, never on first use), it is the stronger heuristic.
     pub fn strongest_first(board: Board) -> Vec<Partition> {
         [
+            Partition::SevenSevenSevenThree,
             Partition::SixSixSixSix,
             Partition::SevenEight,
             Partition::SixSixThree,
@@ -142,7 +166,7 @@ impl fmt::Display for Partition {
 /// A name that is not `BOARD:NAME` of a partition in [`Partition::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown partition `{0}`: expected 4x4:5-5-5, 4x4:6-6-3, 4x4:7-8, 5x5:6-6-6-6 or 5x5:6-6-6-6b"
+    "unknown partition `{0}`: expected 4x4:5-5-5, 4x4:6-6-3, 4x4:7-8, 5x5:6-6-6-6, 5x5:6-6-6-6b or 5x5:7-7-7-3"
 )]
 pub struct UnknownPartition(pub String);
 
