@@ -164,8 +164,8 @@ pub struct BuildArgs {
 
     /// Build the pattern databases of a partition instead of a table: 4x4:5-5-5, 4x4:6-6-3,
     /// 4x4:7-8 (minutes, about 2 GB of memory), 5x5:6-6-6-6 (minutes) or 5x5:7-7-7-3
-    /// (stronger; three 7-tile files of 1.2 GB, each about 10 minutes on 2 cores with 7.3 GB
-    /// of memory); for the goal of --goal (its blank in a corner) or the board's default
+    /// (for experiments, not used by solve: three 7-tile files of 1.2 GB, each about 15
+    /// minutes on 2 cores with 7.3 GB of memory); for the goal of --goal (its blank in a corner) or the board's default
     /// goal. A build that needs more memory than the machine has available is refused
     /// before it starts
     #[arg(long, value_name = "PARTITION", conflicts_with = "all")]

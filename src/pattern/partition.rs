@@ -33,8 +33,10 @@ pub enum Partition {
     /// corner less its far corner, the 3x2 block beside it with the right column's fourth
     /// cell, that block's transpose below, and the three diagonal cells left
     /// (2,422,728,000 entries each for the seven-tile patterns; 7.3 GB of memory to build
-    /// one, 1.2 GB on disk). Closed under the reflection about the diagonal, so the
-    /// reflected lookup reads the same shapes.
+    /// one, 1.2 GB on disk). Closed under the reflection about the diagonal, so its
+    /// reflected lookup reads the same groups and adds nothing: measured weaker than
+    /// 6-6-6-6 with its reflection, so the answer layer never picks it; for experiments
+    /// (a second partition of [`crate::heuristic::MaxPartitions`]).
     SevenSevenSevenThree,
 }
 
@@ -140,12 +142,11 @@ impl Partition {
 
     /// The named partitions of `board`, strongest first (what the answer layer prefers).
     /// The second 5x5 partition is left out: the answer layer reads one partition, and
-    /// Korf and Felner's is the one every data directory holds. 7-7-7-3 comes before it:
-    /// where a data directory holds all four of its files (built on purpose: 7.3 GB of
-    /// memory and minutes each, never on first use), it is the stronger heuristic.
+    /// Korf and Felner's is the one every data directory holds. 7-7-7-3 is left out too:
+    /// measured weaker than 6-6-6-6 with its reflection (BENCHMARKS.md, "A 7-7-7-3
+    /// partition"), because its own reflection reads the same groups.
     pub fn strongest_first(board: Board) -> Vec<Partition> {
         [
-            Partition::SevenSevenSevenThree,
             Partition::SixSixSixSix,
             Partition::SevenEight,
             Partition::SixSixThree,
