@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 use super::database::PatternDatabase;
 use super::delta::RankDelta;
-use super::generate::{blocks_per_task, manhattan, Geometry};
+use super::generate::{blocks_per_task, home_cells, manhattan, Geometry};
 
 /// What the deep check found wrong with a pattern database.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -84,15 +84,7 @@ pub(crate) fn first_damage<D: AsRef<[u8]> + Sync>(
     let k = space.tiles().len();
     let geometry = Geometry::new(space);
     let manhattan = manhattan(space, goal);
-    let mut home = [0u8; 32];
-    for (i, &tile) in space.tiles().iter().enumerate() {
-        home[i] = goal
-            .cells()
-            .iter()
-            .position(|&t| t == tile)
-            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
-            .expect("a tile");
-    }
+    let home = home_cells(space, goal);
     let goal_value = db.value(&home[..k]);
     if goal_value != 0 {
         return Some(PatternDamage::GoalNotZero { value: goal_value });

@@ -323,21 +323,72 @@ pub(crate) fn manhattan(space: &PatternSpace, goal: &State) -> Vec<[u8; 32]> {
         })
         .collect()
 }
-/// One pattern move out of a placement's region: the successor's rank, its visited mask as
-/// read before the moves are made, which tile moved (its index in the pattern), from and to
-/// which cell.
+/// `home_cells(space, goal)[i]`: the cell of pattern tile `i` (in [`PatternSpace::tiles`]
+/// order) in `goal`, the goal placement (the generators' start, the deep check's zero).
+pub(super) fn home_cells(space: &PatternSpace, goal: &State) -> [u8; 32] {
+    let mut home = [0u8; 32];
+    for (i, &tile) in space.tiles().iter().enumerate() {
+        home[i] = goal
+            .cells()
+            .iter()
+            .position(|&t| t == tile)
+            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
+            .expect("a tile");
+    }
+    home
+}
+
+/// One pattern move out of a placement's region: the successor's rank, what the generator
+/// keeps for it as read before the moves are made (a visited mask, or region states), which
+/// tile moved (its index in the pattern), from and to which cell.
 #[derive(Clone, Copy, Default)]
-struct Step {
-    q: u32,
-    seen: u32,
-    tile: u8,
-    from: u8,
-    to: u8,
+pub(super) struct Step {
+    pub(super) q: u32,
+    pub(super) seen: u64,
+    pub(super) tile: u8,
+    pub(super) from: u8,
+    pub(super) to: u8,
 }
 
 /// The most moves out of one region: four per pattern tile, and a pattern leaves at least
 /// two of at most 25 cells free.
-const MAX_MOVES: usize = 4 * 23;
+pub(super) const MAX_MOVES: usize = 4 * 23;
+
+/// Writes into `moves` every move of a pattern tile of the placement `rank` (`cells`, `board`
+/// as [`PatternSpace::visit_block`] gives them) into `region`, and returns how many: both
+/// generators' expansion of one region, the successors' ranks carried by `delta`.
+#[inline(always)]
+pub(super) fn moves_into(
+    geometry: &Geometry,
+    delta: &RankDelta,
+    tiles: &[u8],
+    (rank, cells, board): (u32, &[u8], &[u8; 32]),
+    region: u32,
+    moves: &mut [Step; MAX_MOVES],
+) -> usize {
+    let mut count = 0;
+    for (i, &cell) in cells.iter().enumerate() {
+        let from = u32::from(cell);
+        let mut targets = geometry.around[from as usize] & region;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            let q = rank.wrapping_add(delta.delta(board, tiles[i], from as usize, to as usize));
+            // Cells below 25, tiles below 24: no truncation.
+            #[allow(clippy::cast_possible_truncation)]
+            let step = Step {
+                q,
+                seen: 0,
+                tile: i as u8,
+                from: from as u8,
+                to: to as u8,
+            };
+            moves[count] = step;
+            count += 1;
+        }
+    }
+    count
+}
 
 /// Placements per parallel task, about (whole blocks of [`PatternSpace::block_len`]).
 const CHUNK: u32 = 1 << 14;
@@ -368,15 +419,7 @@ fn run<const BITS: u32>(
     let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
     let delta = RankDelta::new(n, &[tiles.to_vec()], &identity, &identity);
 
-    let mut home = [0u8; 32];
-    for (i, &tile) in tiles.iter().enumerate() {
-        home[i] = goal
-            .cells()
-            .iter()
-            .position(|&t| t == tile)
-            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
-            .expect("a tile");
-    }
+    let home = home_cells(space, goal);
     let start = space.rank(&home[..k]) as usize;
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
     let free_cells = geometry.all & !occupied;
@@ -424,34 +467,16 @@ fn run<const BITS: u32>(
                             // overlap instead of waiting one by one), then the moves. A mask
                             // read early is a subset of the mask now (bits are only set), so
                             // it skips nothing that the `fetch_or` below would not.
-                            let mut count = 0;
-                            for i in 0..k {
-                                let from = u32::from(cells[i]);
-                                let mut targets = geometry.around[from as usize] & region;
-                                while targets != 0 {
-                                    let to = targets.trailing_zeros();
-                                    targets &= targets - 1;
-                                    let q = rank.wrapping_add(delta.delta(
-                                        board,
-                                        tiles[i],
-                                        from as usize,
-                                        to as usize,
-                                    ));
-                                    // Cells below 25, tiles below 24: no truncation.
-                                    #[allow(clippy::cast_possible_truncation)]
-                                    let step = Step {
-                                        q,
-                                        seen: 0,
-                                        tile: i as u8,
-                                        from: from as u8,
-                                        to: to as u8,
-                                    };
-                                    moves[count] = step;
-                                    count += 1;
-                                }
-                            }
+                            let count = moves_into(
+                                &geometry,
+                                &delta,
+                                tiles,
+                                (rank, cells, board),
+                                region,
+                                &mut moves,
+                            );
                             for m in &mut moves[..count] {
-                                m.seen = visited.get(m.q as usize);
+                                m.seen = u64::from(visited.get(m.q as usize));
                             }
                             for m in &moves[..count] {
                                 let (q, tile) = (m.q as usize, usize::from(m.tile));

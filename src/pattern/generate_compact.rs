@@ -33,7 +33,8 @@ use rayon::prelude::*;
 
 use super::delta::RankDelta;
 use super::generate::{
-    blocks_per_task, huge_vec, manhattan, Cancelled, Geometry, Progress, ProgressHook,
+    blocks_per_task, home_cells, huge_vec, manhattan, moves_into, Cancelled, Geometry, Progress,
+    ProgressHook, Step, MAX_MOVES,
 };
 use super::space::PatternSpace;
 use crate::state::State;
@@ -162,20 +163,6 @@ pub(crate) fn fits(space: &PatternSpace) -> bool {
     most_regions(space) <= SLOTS
 }
 
-/// One pattern move out of a region: the successor's rank, its states as read before the
-/// moves are made, which tile moved, from and to which cell.
-#[derive(Clone, Copy, Default)]
-struct Step {
-    q: u32,
-    seen: u64,
-    tile: u8,
-    from: u8,
-    to: u8,
-}
-
-/// The most moves out of one region: four per pattern tile, at most 23 tiles.
-const MAX_MOVES: usize = 4 * 23;
-
 /// The codes of [`super::generate::codes`], computed in two bits per region. The caller has
 /// checked [`fits`].
 pub(crate) fn codes(
@@ -195,15 +182,7 @@ pub(crate) fn codes(
     let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
     let delta = RankDelta::new(n, &[tiles.to_vec()], &identity, &identity);
 
-    let mut home = [0u8; 32];
-    for (i, &tile) in tiles.iter().enumerate() {
-        home[i] = goal
-            .cells()
-            .iter()
-            .position(|&t| t == tile)
-            .map(|cell| u8::try_from(cell).expect("a board has at most 25 cells"))
-            .expect("a tile");
-    }
+    let home = home_cells(space, goal);
     let start = space.rank(&home[..k]) as usize;
     let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
     let free_cells = geometry.all & !occupied;
@@ -266,32 +245,14 @@ pub(crate) fn codes(
                             }
                             // Every move into the region first, then their states in one run
                             // of independent loads, then the moves (as the mask generator).
-                            let mut count = 0;
-                            for i in 0..k {
-                                let from = u32::from(cells[i]);
-                                let mut targets = geometry.around[from as usize] & region;
-                                while targets != 0 {
-                                    let to = targets.trailing_zeros();
-                                    targets &= targets - 1;
-                                    let q = rank.wrapping_add(delta.delta(
-                                        board,
-                                        tiles[i],
-                                        from as usize,
-                                        to as usize,
-                                    ));
-                                    // Cells below 25, tiles below 24: no truncation.
-                                    #[allow(clippy::cast_possible_truncation)]
-                                    let step = Step {
-                                        q,
-                                        seen: 0,
-                                        tile: i as u8,
-                                        from: from as u8,
-                                        to: to as u8,
-                                    };
-                                    moves[count] = step;
-                                    count += 1;
-                                }
-                            }
+                            let count = moves_into(
+                                &geometry,
+                                &delta,
+                                tiles,
+                                (rank, cells, board),
+                                region,
+                                &mut moves,
+                            );
                             for m in &mut moves[..count] {
                                 m.seen = states.get(m.q as usize);
                             }
