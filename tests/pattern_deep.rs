@@ -313,7 +313,8 @@ fn the_binary_builds_checks_and_refuses_an_edited_database() {
 
 /// A build larger than the machine's memory is refused before it starts (issue 22): one line
 /// naming what it needs and what there is, exit status 2, nothing written. The machine's
-/// memory is capped for the test by `NPUZZLE_MEMORY_LIMIT`; a 7-tile 5x5 pattern needs 7.3 GB.
+/// memory is capped for the test by `NPUZZLE_MEMORY_LIMIT`; a 7-tile 5x5 pattern needs 7.3 GB (6.8 GiB, the unit of the message and of the limit's
+/// suffixes).
 #[test]
 fn a_build_that_does_not_fit_in_memory_says_so_before_it_starts() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,8 +325,8 @@ fn a_build_that_does_not_fit_in_memory_says_so_before_it_starts() {
         .output();
     let err = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{err}");
-    assert!(err.contains("needs 7.3 GB"), "{err}");
-    assert!(err.contains("1.1 GB is available"), "{err}");
+    assert!(err.contains("needs 6.8 GiB"), "{err}");
+    assert!(err.contains("1.0 GiB is available"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(databases(dir.path()).is_empty());
 }

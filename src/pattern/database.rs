@@ -101,7 +101,9 @@ pub enum BuildError {
     },
     /// The build needs more memory than the machine has available: refused before it
     /// starts rather than failing (or swapping for hours) part way.
-    #[error("building this pattern database needs {:.1} GB of memory and {:.1} GB is available", *needed as f64 / 1e9, *available as f64 / 1e9)]
+    /// Printed in GiB (powers of 1024), the unit `NPUZZLE_MEMORY_LIMIT`'s suffixes use, so a
+    /// limit of `8G` reads back as `8.0 GiB`.
+    #[error("building this pattern database needs {:.1} GiB of memory and {:.1} GiB is available", gib(*needed), gib(*available))]
     NotEnoughMemory {
         /// Bytes the build needs ([`super::generate::memory_to_build`]).
         needed: u64,
@@ -369,6 +371,11 @@ fn available_memory() -> Option<u64> {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
+}
+
+/// Bytes in GiB, for messages.
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 30)
 }
 
 /// `123`, `64K`, `512M`, `8G` (powers of 1024) as bytes; `None` for anything else.

@@ -205,7 +205,7 @@ pub(super) fn fast_weight((num, den): (u32, u32)) -> (u32, u32) {
             8 * u64::from(fn_) * u64::from(den)
                 >= (8 * u64::from(num) + u64::from(den)) * u64::from(fd)
         })
-        .unwrap_or((3, 2))
+        .unwrap_or(FAST_WEIGHTS[FAST_WEIGHTS.len() - 1])
 }
 /// The window sizes of the shortening sweeps, in order, and the most one window's search may
 /// expand: sweeps of these took the fast paths from 1.16 to 1.13 times the optimum (mean of
