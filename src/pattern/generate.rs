@@ -28,7 +28,7 @@
 //! its own range of the frontier, which no thread writes during the layer.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -400,150 +400,210 @@ pub(crate) fn blocks_per_task(space: &PatternSpace) -> u32 {
     (CHUNK / space.block_len()).next_multiple_of(8).max(8)
 }
 
+/// What both generators begin with: the pattern's cell geometry, its tiles' Manhattan rows,
+/// the rank steps of its moves, and the goal placement (its rank and the cells it leaves
+/// free, the blank's first region among them).
+pub(super) struct Setup {
+    pub(super) geometry: Geometry,
+    pub(super) manhattan: Vec<[u8; 32]>,
+    pub(super) entries: usize,
+    pub(super) delta: RankDelta,
+    pub(super) start: usize,
+    pub(super) free_cells: u32,
+}
+
+impl Setup {
+    pub(super) fn new(space: &PatternSpace, goal: &State) -> Setup {
+        let geometry = Geometry::new(space);
+        let entries = usize::try_from(space.entries()).expect("a database that fits in memory");
+        let k = space.tiles().len();
+        // A successor's rank is the placement's plus the moved tile's rank change.
+        let n = space.board().cells();
+        let identity: Vec<u8> =
+            (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
+        let delta = RankDelta::new(n, &[space.tiles().to_vec()], &identity, &identity);
+        let home = home_cells(space, goal);
+        let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+        Setup {
+            manhattan: manhattan(space, goal),
+            entries,
+            delta,
+            start: space.rank(&home[..k]) as usize,
+            free_cells: geometry.all & !occupied,
+            geometry,
+        }
+    }
+}
+
+/// The layer loop both generators run: layer after layer (`depth` 0, 1, ...), the blocks
+/// split into tasks of [`blocks_per_task`] run in parallel, each `expand(depth, blocks)`
+/// expanding that layer over its blocks and returning how many placements it reached first
+/// and whether it put anything into the next layer. Reports after each layer; stops after a
+/// layer that put nothing into the next.
+///
+/// # Errors
+/// [`Cancelled`] when `progress` returns [`ControlFlow::Break`].
+pub(super) fn run_layers(
+    space: &PatternSpace,
+    progress: ProgressHook<'_>,
+    expand: impl Fn(u32, std::ops::Range<u32>) -> (u64, bool) + Sync,
+) -> Result<(), Cancelled> {
+    let blocks = space.blocks();
+    let per_task = blocks_per_task(space);
+    let mut reached = 1u64;
+    let mut depth = 0u32;
+    loop {
+        let (found, pushed) = (0..blocks.div_ceil(per_task))
+            .into_par_iter()
+            .map(|task| {
+                let first = task * per_task;
+                expand(depth, first..first.saturating_add(per_task).min(blocks))
+            })
+            .reduce(|| (0, false), |a, b| (a.0 + b.0, a.1 || b.1));
+        reached += found;
+        depth += 1;
+        let report = Progress {
+            depth,
+            reached,
+            entries: space.entries(),
+        };
+        if progress(report).is_break() {
+            return Err(Cancelled);
+        }
+        if !pushed {
+            return Ok(());
+        }
+    }
+}
+
+/// The code of a placement first reached in layer `value` with the pattern's Manhattan
+/// distance `md` there, capped below `none` (the byte of a placement not reached) so that it
+/// fits a byte.
+pub(super) fn code(value: u32, md: u32, none: u8) -> u8 {
+    // Capped below a u8, so no truncation.
+    #[allow(clippy::cast_possible_truncation)]
+    let code = ((value - md) / 2).min(u32::from(none) - 1) as u8;
+    code
+}
+
+/// The codes from the generator's code bytes: a placement never reached (`none`; only with
+/// few free cells, where no solvable state has it) gets code 0, a lower bound as good as any.
+pub(super) fn finished(values: Vec<AtomicU8>, none: u8) -> Vec<u8> {
+    values
+        .into_par_iter()
+        .map(|v| match v.into_inner() {
+            v if v == none => 0,
+            v => v,
+        })
+        .collect()
+}
+
 fn run<const BITS: u32>(
     space: &PatternSpace,
     goal: &State,
     progress: ProgressHook<'_>,
 ) -> Result<Vec<u8>, Cancelled> {
-    let geometry = Geometry::new(space);
-    let manhattan = manhattan(space, goal);
-    let entries = usize::try_from(space.entries()).expect("a database that fits in memory");
+    let Setup {
+        geometry,
+        manhattan,
+        entries,
+        delta,
+        start,
+        free_cells,
+    } = Setup::new(space, goal);
     let k = space.tiles().len();
     let tiles = space.tiles();
     let visited = Masks::<BITS>::zeroed(entries);
-    let mut layer = Masks::<BITS>::zeroed(entries);
-    let mut next = Masks::<BITS>::zeroed(entries);
+    // The layer being expanded and the next, by the depth's parity.
+    let frontiers = [
+        Masks::<BITS>::zeroed(entries),
+        Masks::<BITS>::zeroed(entries),
+    ];
     let values: Vec<AtomicU8> = huge_vec(entries, || AtomicU8::new(UNREACHED));
-    // A successor's rank is the placement's plus the moved tile's rank change.
-    let n = space.board().cells();
-    let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
-    let delta = RankDelta::new(n, &[tiles.to_vec()], &identity, &identity);
-
-    let home = home_cells(space, goal);
-    let start = space.rank(&home[..k]) as usize;
-    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-    let free_cells = geometry.all & !occupied;
     let region = geometry.flood(1 << goal.blank(), free_cells);
     visited.or(start, extract(region, free_cells));
-    layer.or(start, extract(region, free_cells));
+    frontiers[0].or(start, extract(region, free_cells));
     values[start].store(0, Relaxed);
-    let mut reached = 1u64;
-    let mut depth = 0u32;
-    let block_len = space.block_len();
-    let blocks = space.blocks();
-    let per_task = blocks_per_task(space);
-    loop {
-        let found = AtomicU64::new(0);
-        let pushed = AtomicBool::new(false);
+    let block_len = space.block_len() as usize;
+    run_layers(space, progress, |depth, blocks| {
+        let (layer, next) = (
+            &frontiers[depth as usize % 2],
+            &frontiers[1 - depth as usize % 2],
+        );
         let value = depth + 1;
-        (0..blocks.div_ceil(per_task))
-            .into_par_iter()
-            .for_each(|task| {
-                let mut new = 0u64;
-                let mut any_pushed = false;
-                let mut moves = [Step::default(); MAX_MOVES];
-                let first = task * per_task;
-                let last = first.saturating_add(per_task).min(blocks);
-                for block in first..last {
-                    let from_rank = block as usize * block_len as usize;
-                    if !layer.any(from_rank, from_rank + block_len as usize) {
-                        continue;
+        let mut new = 0u64;
+        let mut any_pushed = false;
+        let mut moves = [Step::default(); MAX_MOVES];
+        for block in blocks.clone() {
+            let from_rank = block as usize * block_len;
+            if !layer.any(from_rank, from_rank + block_len) {
+                continue;
+            }
+            let _ = space.visit_block(block, |rank, cells, board, occupied| {
+                let bits = layer.get(rank as usize);
+                if bits == 0 {
+                    return ControlFlow::<()>::Continue(());
+                }
+                let md: u32 = (0..k)
+                    .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+                    .sum();
+                let free = geometry.all & !occupied;
+                let mut pending = deposit(bits, free);
+                while pending != 0 {
+                    let region = geometry.flood(pending & pending.wrapping_neg(), free);
+                    pending &= !region;
+                    // Every move into the region first, then their visited masks in one run of
+                    // independent loads (the far ones miss the caches and overlap instead of
+                    // waiting one by one), then the moves. A mask read early is a subset of the
+                    // mask now (bits are only set), so it skips nothing that the `fetch_or`
+                    // below would not.
+                    let count = moves_into(
+                        &geometry,
+                        &delta,
+                        tiles,
+                        (rank, cells, board),
+                        region,
+                        &mut moves,
+                    );
+                    for m in &mut moves[..count] {
+                        m.seen = u64::from(visited.get(m.q as usize));
                     }
-                    let _ = space.visit_block(block, |rank, cells, board, occupied| {
-                        let bits = layer.get(rank as usize);
-                        if bits == 0 {
-                            return ControlFlow::<()>::Continue(());
+                    for m in &moves[..count] {
+                        let (q, tile) = (m.q as usize, usize::from(m.tile));
+                        let (from, to) = (u32::from(m.from), u32::from(m.to));
+                        let after = (free & !(1 << to)) | 1 << from;
+                        let blank_bit = 1 << count_cells(after & ((1u32 << from) - 1));
+                        if m.seen & blank_bit != 0 {
+                            continue;
                         }
-                        let md: u32 = (0..k)
-                            .map(|i| u32::from(manhattan[i][cells[i] as usize]))
-                            .sum();
-                        let free = geometry.all & !occupied;
-                        let mut pending = deposit(bits, free);
-                        while pending != 0 {
-                            let region = geometry.flood(pending & pending.wrapping_neg(), free);
-                            pending &= !region;
-                            // Every move into the region first, then their visited masks in
-                            // one run of independent loads (the far ones miss the caches and
-                            // overlap instead of waiting one by one), then the moves. A mask
-                            // read early is a subset of the mask now (bits are only set), so
-                            // it skips nothing that the `fetch_or` below would not.
-                            let count = moves_into(
-                                &geometry,
-                                &delta,
-                                tiles,
-                                (rank, cells, board),
-                                region,
-                                &mut moves,
-                            );
-                            for m in &mut moves[..count] {
-                                m.seen = u64::from(visited.get(m.q as usize));
-                            }
-                            for m in &moves[..count] {
-                                let (q, tile) = (m.q as usize, usize::from(m.tile));
-                                let (from, to) = (u32::from(m.from), u32::from(m.to));
-                                let after = (free & !(1 << to)) | 1 << from;
-                                let blank_bit = 1 << count_cells(after & ((1u32 << from) - 1));
-                                if m.seen & blank_bit != 0 {
-                                    continue;
-                                }
-                                let reach = extract(geometry.flood(1 << from, after), after);
-                                let old = visited.or(q, reach);
-                                if old & reach != 0 {
-                                    continue;
-                                }
-                                next.or(q, reach);
-                                any_pushed = true;
-                                if old == 0 {
-                                    let md = md - u32::from(manhattan[tile][from as usize])
-                                        + u32::from(manhattan[tile][to as usize]);
-                                    let code = (value - md) / 2;
-                                    // Capped below UNREACHED, so it fits a u8.
-                                    #[allow(clippy::cast_possible_truncation)]
-                                    let code = code.min(u32::from(UNREACHED) - 1) as u8;
-                                    values[q].store(code, Relaxed);
-                                    new += 1;
-                                }
-                            }
+                        let reach = extract(geometry.flood(1 << from, after), after);
+                        let old = visited.or(q, reach);
+                        if old & reach != 0 {
+                            continue;
                         }
-                        ControlFlow::Continue(())
-                    });
+                        next.or(q, reach);
+                        any_pushed = true;
+                        if old == 0 {
+                            let md = md - u32::from(manhattan[tile][from as usize])
+                                + u32::from(manhattan[tile][to as usize]);
+                            values[q].store(code(value, md, UNREACHED), Relaxed);
+                            new += 1;
+                        }
+                    }
                 }
-                // This task's frontier words are its own (`blocks_per_task`): cleared here,
-                // the array is the next layer's empty `next`.
-                layer.clear(
-                    first as usize * block_len as usize,
-                    last as usize * block_len as usize,
-                );
-                found.fetch_add(new, Relaxed);
-                if any_pushed {
-                    pushed.store(true, Relaxed);
-                }
+                ControlFlow::Continue(())
             });
-        reached += found.into_inner();
-        depth += 1;
-        std::mem::swap(&mut layer, &mut next);
-        let report = Progress {
-            depth,
-            reached,
-            entries: entries as u64,
-        };
-        if progress(report).is_break() {
-            return Err(Cancelled);
         }
-        if !pushed.into_inner() {
-            break;
-        }
-    }
-    drop((visited, layer, next));
-    // With few free cells some placements cannot be reached from the goal (no solvable state
-    // has them); code 0 is a lower bound for those as for anything.
-    Ok(values
-        .into_par_iter()
-        .map(|v| match v.into_inner() {
-            UNREACHED => 0,
-            v => v,
-        })
-        .collect())
+        // This task's frontier words are its own (`blocks_per_task`): cleared here, the array
+        // is the next layer's empty `next`.
+        layer.clear(
+            blocks.start as usize * block_len,
+            blocks.end as usize * block_len,
+        );
+        (new, any_pushed)
+    })?;
+    drop((visited, frontiers));
+    Ok(finished(values, UNREACHED))
 }
 
 #[cfg(test)]

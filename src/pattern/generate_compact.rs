@@ -27,14 +27,11 @@
 //! generator runs instead. On the 5x5 board 7 tiles leave at most 6 regions.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
-
-use super::delta::RankDelta;
 use super::generate::{
-    blocks_per_task, home_cells, huge_vec, manhattan, moves_into, Cancelled, Geometry, Progress,
-    ProgressHook, Step, MAX_MOVES,
+    code, finished, huge_vec, moves_into, run_layers, Cancelled, Geometry, ProgressHook, Setup,
+    Step, MAX_MOVES,
 };
 use super::space::PatternSpace;
 use crate::state::State;
@@ -171,159 +168,117 @@ pub(crate) fn codes(
     progress: ProgressHook<'_>,
 ) -> Result<Vec<u8>, Cancelled> {
     debug_assert!(fits(space));
-    let geometry = Geometry::new(space);
-    let manhattan = manhattan(space, goal);
-    let entries = usize::try_from(space.entries()).expect("a database that fits in memory");
+    let Setup {
+        geometry,
+        manhattan,
+        entries,
+        delta,
+        start,
+        free_cells,
+    } = Setup::new(space, goal);
     let k = space.tiles().len();
     let tiles = space.tiles();
     let states = RegionStates::unreached(entries);
     let values: Vec<AtomicU8> = huge_vec(entries, || AtomicU8::new(NO_CODE));
-    let n = space.board().cells();
-    let identity: Vec<u8> = (0..u8::try_from(n).expect("a board has at most 25 cells")).collect();
-    let delta = RankDelta::new(n, &[tiles.to_vec()], &identity, &identity);
-
-    let home = home_cells(space, goal);
-    let start = space.rank(&home[..k]) as usize;
-    let occupied = home[..k].iter().fold(0u32, |m, &c| m | 1 << c);
-    let free_cells = geometry.all & !occupied;
     let blank = u32::try_from(goal.blank()).expect("a board has at most 25 cells");
     let first = region_index(&geometry, blank, free_cells);
     // Layer 0 is found in state 01.
     states.and(start, !(0b10 << (2 * first)) & 0xFFFF);
     states.and(start, regions_mask(&geometry, free_cells));
     values[start].store(0, Relaxed);
-    let mut reached = 1u64;
-    let mut depth = 0u32;
-    let block_len = space.block_len();
-    let blocks = space.blocks();
-    let per_task = blocks_per_task(space);
-    loop {
+    let block_len = space.block_len() as usize;
+    run_layers(space, progress, |depth, blocks| {
         // The layer expanded is in state `now`, the one found goes to `found_in`.
         let (now, found_in) = if depth.is_multiple_of(2) {
             (0b01u64, 0b10u64)
         } else {
             (0b10, 0b01)
         };
-        let found = AtomicU64::new(0);
-        let pushed = AtomicBool::new(false);
         let value = depth + 1;
-        (0..blocks.div_ceil(per_task))
-            .into_par_iter()
-            .for_each(|task| {
-                let mut new = 0u64;
-                let mut any_pushed = false;
-                let mut moves = [Step::default(); MAX_MOVES];
-                let first = task * per_task;
-                let last = first.saturating_add(per_task).min(blocks);
-                for block in first..last {
-                    let from_rank = block as usize * block_len as usize;
-                    if !states.any(from_rank, from_rank + block_len as usize, now) {
+        let mut new = 0u64;
+        let mut any_pushed = false;
+        let mut moves = [Step::default(); MAX_MOVES];
+        for block in blocks {
+            let from_rank = block as usize * block_len;
+            if !states.any(from_rank, from_rank + block_len, now) {
+                continue;
+            }
+            let _ = space.visit_block(block, |rank, cells, board, occupied| {
+                let mut layer = lanes_equal(states.get(rank as usize), now) & 0xFFFF;
+                if layer == 0 {
+                    return ControlFlow::<()>::Continue(());
+                }
+                let md: u32 = (0..k)
+                    .map(|i| u32::from(manhattan[i][cells[i] as usize]))
+                    .sum();
+                let free = geometry.all & !occupied;
+                let done = !(layer | layer << 1) & 0xFFFF;
+                // The regions in order of their lowest cells, up to the last one expanded.
+                let mut rest = free;
+                let mut index = 0;
+                while layer != 0 {
+                    let region = geometry.flood(rest & rest.wrapping_neg(), free);
+                    rest &= !region;
+                    let this = layer & 1;
+                    layer >>= 2;
+                    index += 1;
+                    if this == 0 {
                         continue;
                     }
-                    let _ = space.visit_block(block, |rank, cells, board, occupied| {
-                        let mut layer = lanes_equal(states.get(rank as usize), now) & 0xFFFF;
-                        if layer == 0 {
-                            return ControlFlow::<()>::Continue(());
+                    // Every move into the region first, then their states in one run of
+                    // independent loads, then the moves (as the mask generator).
+                    let count = moves_into(
+                        &geometry,
+                        &delta,
+                        tiles,
+                        (rank, cells, board),
+                        region,
+                        &mut moves,
+                    );
+                    for m in &mut moves[..count] {
+                        m.seen = states.get(m.q as usize);
+                    }
+                    for m in &moves[..count] {
+                        let (q, tile) = (m.q as usize, usize::from(m.tile));
+                        let (from, to) = (u32::from(m.from), u32::from(m.to));
+                        // Every region of the successor reached (its regions past the last
+                        // are marked done when it is first reached): nothing to find there,
+                        // and no flood fill to tell which region.
+                        if lanes_equal(m.seen, UNREACHED) == 0 {
+                            continue;
                         }
-                        let md: u32 = (0..k)
-                            .map(|i| u32::from(manhattan[i][cells[i] as usize]))
-                            .sum();
-                        let free = geometry.all & !occupied;
-                        let done = !(layer | layer << 1) & 0xFFFF;
-                        // The regions in order of their lowest cells, up to the last one
-                        // expanded.
-                        let mut rest = free;
-                        let mut index = 0;
-                        while layer != 0 {
-                            let region = geometry.flood(rest & rest.wrapping_neg(), free);
-                            rest &= !region;
-                            let this = layer & 1;
-                            layer >>= 2;
-                            index += 1;
-                            if this == 0 {
-                                continue;
-                            }
-                            // Every move into the region first, then their states in one run
-                            // of independent loads, then the moves (as the mask generator).
-                            let count = moves_into(
-                                &geometry,
-                                &delta,
-                                tiles,
-                                (rank, cells, board),
-                                region,
-                                &mut moves,
-                            );
-                            for m in &mut moves[..count] {
-                                m.seen = states.get(m.q as usize);
-                            }
-                            for m in &moves[..count] {
-                                let (q, tile) = (m.q as usize, usize::from(m.tile));
-                                let (from, to) = (u32::from(m.from), u32::from(m.to));
-                                // Every region of the successor reached (its regions past
-                                // the last are marked done when it is first reached): nothing
-                                // to find there, and no flood fill to tell which region.
-                                if lanes_equal(m.seen, UNREACHED) == 0 {
-                                    continue;
-                                }
-                                let after = (free & !(1 << to)) | 1 << from;
-                                let slot = 2 * region_index(&geometry, from, after);
-                                // Read before this layer's writes: a region seen reached
-                                // was, and one seen unreached can only have been found
-                                // since, in this layer, in the same state.
-                                if m.seen >> slot & 0b11 != UNREACHED {
-                                    continue;
-                                }
-                                let old = states.and(q, !((found_in ^ 0b11) << slot) & 0xFFFF);
-                                if old >> slot & 0b11 != UNREACHED {
-                                    continue;
-                                }
-                                any_pushed = true;
-                                if old == 0xFFFF {
-                                    states.and(q, regions_mask(&geometry, after));
-                                    let md = md - u32::from(manhattan[tile][from as usize])
-                                        + u32::from(manhattan[tile][to as usize]);
-                                    let code = (value - md) / 2;
-                                    // Capped below NO_CODE, so it fits a u8.
-                                    #[allow(clippy::cast_possible_truncation)]
-                                    let code = code.min(u32::from(NO_CODE) - 1) as u8;
-                                    values[q].store(code, Relaxed);
-                                    new += 1;
-                                }
-                            }
+                        let after = (free & !(1 << to)) | 1 << from;
+                        let slot = 2 * region_index(&geometry, from, after);
+                        // Read before this layer's writes: a region seen reached was, and one
+                        // seen unreached can only have been found since, in this layer, in
+                        // the same state.
+                        if m.seen >> slot & 0b11 != UNREACHED {
+                            continue;
                         }
-                        debug_assert!(index <= SLOTS);
-                        // The regions just expanded are done.
-                        states.and(rank as usize, done);
-                        ControlFlow::Continue(())
-                    });
+                        let old = states.and(q, !((found_in ^ 0b11) << slot) & 0xFFFF);
+                        if old >> slot & 0b11 != UNREACHED {
+                            continue;
+                        }
+                        any_pushed = true;
+                        if old == 0xFFFF {
+                            states.and(q, regions_mask(&geometry, after));
+                            let md = md - u32::from(manhattan[tile][from as usize])
+                                + u32::from(manhattan[tile][to as usize]);
+                            values[q].store(code(value, md, NO_CODE), Relaxed);
+                            new += 1;
+                        }
+                    }
                 }
-                found.fetch_add(new, Relaxed);
-                if any_pushed {
-                    pushed.store(true, Relaxed);
-                }
+                debug_assert!(index <= SLOTS);
+                // The regions just expanded are done.
+                states.and(rank as usize, done);
+                ControlFlow::Continue(())
             });
-        reached += found.into_inner();
-        depth += 1;
-        let report = Progress {
-            depth,
-            reached,
-            entries: entries as u64,
-        };
-        if progress(report).is_break() {
-            return Err(Cancelled);
         }
-        if !pushed.into_inner() {
-            break;
-        }
-    }
+        (new, any_pushed)
+    })?;
     drop(states);
-    Ok(values
-        .into_par_iter()
-        .map(|v| match v.into_inner() {
-            NO_CODE => 0,
-            v => v,
-        })
-        .collect())
+    Ok(finished(values, NO_CODE))
 }
 
 #[cfg(test)]
