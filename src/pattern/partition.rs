@@ -31,12 +31,13 @@ pub enum Partition {
     SixSixSixSixB,
     /// 5x5, three patterns of seven tiles and one of three: the 3x3 block at the blank's
     /// corner less its far corner, the 3x2 block beside it with the right column's fourth
-    /// cell, that block's transpose below, and the three diagonal cells left
+    /// cell, the bottom-left 2x3 block with the centre cell, and the bottom-right L of three
     /// (2,422,728,000 entries each for the seven-tile patterns; 7.3 GB of memory to build
-    /// one, 1.2 GB on disk). Closed under the reflection about the diagonal, so its
-    /// reflected lookup reads the same groups and adds nothing: measured weaker than
-    /// 6-6-6-6 with its reflection, so the answer layer never picks it; for experiments
-    /// (a second partition of [`crate::heuristic::MaxPartitions`]).
+    /// one, 1.2 GB on disk). Not closed under the reflection about the diagonal, so its
+    /// reflected lookup is a second cut of the tiles. Measured weaker than 6-6-6-6 with
+    /// its reflection on three of four instances, and their maximum slower than 6-6-6-6
+    /// alone, so the answer layer never picks it; for experiments (a second partition of
+    /// [`crate::heuristic::MaxPartitions`]).
     SevenSevenSevenThree,
 }
 
@@ -57,14 +58,19 @@ const SIX_SIX_SIX_SIX: &[&[u8]] = &[
 /// (and each of their transposes, which the reflected lookup reads) is split between two of
 /// these, so the tiles whose interactions one partition misses at a seam are counted
 /// together in the other: where one partition is weak the other may not be.
-/// Issue 22's stronger 5x5 partition: seven-tile groups where the memory allows (one 7-tile
-/// database is 19x a 6-tile one). The first group is its own transpose, the second and
-/// third are each other's, and the three tiles left lie on the diagonal.
+/// Issue 22's try at a stronger 5x5 partition: seven-tile groups where the memory allows
+/// (one 7-tile database is 19x a 6-tile one). The first group is its own transpose; the
+/// others are not each other's (the second's transpose is `15 16 17 20 21 22 23`, the
+/// third's `3 4 8 9 12 13 14`), so the reflected lookup reads a different cut. The first
+/// version, closed under the transpose (third group `15 16 17 20 21 22 23`, then
+/// `12 18 24` on the diagonal), gained nothing from its reflection and needed 2.6-30x the
+/// nodes of this one on the four instances measured (BENCHMARKS.md, "An asymmetric
+/// 7-7-7-3").
 const SEVEN_SEVEN_SEVEN_THREE: &[&[u8]] = &[
     &[1, 2, 5, 6, 7, 10, 11],
     &[3, 4, 8, 9, 13, 14, 19],
-    &[15, 16, 17, 20, 21, 22, 23],
-    &[12, 18, 24],
+    &[12, 15, 16, 17, 20, 21, 22],
+    &[18, 23, 24],
 ];
 const SIX_SIX_SIX_SIX_B: &[&[u8]] = &[
     &[1, 2, 3, 6, 7, 8],
@@ -144,7 +150,7 @@ impl Partition {
     /// The second 5x5 partition is left out: the answer layer reads one partition, and
     /// Korf and Felner's is the one every data directory holds. 7-7-7-3 is left out too:
     /// measured weaker than 6-6-6-6 with its reflection (BENCHMARKS.md, "A 7-7-7-3
-    /// partition"), because its own reflection reads the same groups.
+    /// partition", "An asymmetric 7-7-7-3").
     pub fn strongest_first(board: Board) -> Vec<Partition> {
         [
             Partition::SixSixSixSix,
