@@ -93,6 +93,7 @@ mod guarantee;
 pub mod heuristic;
 pub mod instance_set;
 pub mod large;
+pub mod memory;
 pub mod metric;
 pub mod mtm;
 pub mod pattern;

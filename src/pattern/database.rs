@@ -103,7 +103,7 @@ pub enum BuildError {
     /// starts rather than failing (or swapping for hours) part way.
     /// Printed in GiB (powers of 1024), the unit `NPUZZLE_MEMORY_LIMIT`'s suffixes use, so a
     /// limit of `8G` reads back as `8.0 GiB`.
-    #[error("building this pattern database needs {:.1} GiB of memory and {:.1} GiB is available", gib(*needed), gib(*available))]
+    #[error("building this pattern database needs {:.1} GiB of memory and {:.1} GiB is available", crate::memory::gib(*needed), crate::memory::gib(*available))]
     NotEnoughMemory {
         /// Bytes the build needs ([`super::generate::memory_to_build`]).
         needed: u64,
@@ -354,54 +354,14 @@ impl<D> PatternDatabase<D> {
 
 /// The memory a build may take, in bytes: Linux's `MemAvailable` (free memory plus what the
 /// page cache can give back), capped by the environment variable `NPUZZLE_MEMORY_LIMIT`
-/// (bytes, or with a `K`, `M` or `G` suffix) where it is set; `None` where neither is known
-/// (the build is then not checked).
+/// (a size as [`crate::memory::parse_size`] reads it: `8G`, `1.5G`) where it is set and
+/// readable; `None` where neither is known (the build is then not checked).
 fn available_memory() -> Option<u64> {
-    let system = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            kb.checked_mul(1024)
-        });
     let limit = std::env::var("NPUZZLE_MEMORY_LIMIT")
         .ok()
-        .and_then(|text| parse_bytes(&text));
-    match (system, limit) {
+        .and_then(|text| crate::memory::parse_size(&text).ok());
+    match (crate::memory::available(), limit) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
-}
-
-/// Bytes in GiB, for messages.
-fn gib(bytes: u64) -> f64 {
-    bytes as f64 / f64::from(1u32 << 30)
-}
-
-/// `123`, `64K`, `512M`, `8G` (powers of 1024) as bytes; `None` for anything else.
-fn parse_bytes(text: &str) -> Option<u64> {
-    let text = text.trim();
-    let (digits, unit) = match text.char_indices().last()? {
-        (i, 'K' | 'k') => (&text[..i], 1u64 << 10),
-        (i, 'M' | 'm') => (&text[..i], 1 << 20),
-        (i, 'G' | 'g') => (&text[..i], 1 << 30),
-        _ => (text, 1),
-    };
-    digits.trim().parse::<u64>().ok()?.checked_mul(unit)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_bytes;
-
-    #[test]
-    fn memory_limits_parse_with_and_without_a_unit() {
-        assert_eq!(parse_bytes("123"), Some(123));
-        assert_eq!(parse_bytes("64K"), Some(64 << 10));
-        assert_eq!(parse_bytes(" 512m "), Some(512 << 20));
-        assert_eq!(parse_bytes("8G"), Some(8 << 30));
-        for bad in ["", "G", "1.5G", "-1", "12T", "99999999999999999999G"] {
-            assert_eq!(parse_bytes(bad), None, "{bad:?}");
-        }
     }
 }

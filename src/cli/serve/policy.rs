@@ -37,50 +37,19 @@ pub struct Policy {
     pub max_memory: u64,
 }
 
-/// The default `--max-memory`: a quarter of the machine's memory (`MemTotal` in
-/// `/proc/meminfo`), or 1 GiB where that cannot be read.
+/// The default `--max-memory`: a quarter of the machine's memory
+/// ([`npuzzle::memory::total`]), or 1 GiB where that cannot be read.
 pub fn default_max_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(1 << 30, |kb| kb * 1024 / 4)
+    npuzzle::memory::total().map_or(1 << 30, |bytes| bytes / 4)
 }
 
-/// Reads a `--max-memory` value: bytes, or a number with `K`, `M`, `G` (powers of 1024,
-/// an optional `B` or `iB` after them), e.g. `512M`, `1.5G`.
+/// Reads a `--max-memory` value, a size as [`npuzzle::memory::parse_size`] reads it (`512M`,
+/// `1.5G`).
 ///
 /// # Errors
-/// Anything else, or 0.
+/// The reason, for clap to print beside the flag: not a size, or 0.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let upper = t.to_ascii_uppercase();
-    let unit_at = upper
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(upper.len());
-    let (number, unit) = upper.split_at(unit_at);
-    let scale: u64 = match unit.trim_end_matches("IB").trim_end_matches('B') {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        _ => return Err(format!("expected a size such as 512M or 2G, not `{t}`")),
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a size such as 512M or 2G, not `{t}`"))?;
-    if !value.is_finite() || value <= 0.0 {
-        return Err("--max-memory must be more than 0".to_string());
-    }
-    // Positive and finite (checked above); `as` saturates a size beyond u64 at u64::MAX.
-    #[allow(clippy::cast_possible_truncation)]
-    let bytes = (value * scale as f64) as u64;
-    Ok(bytes)
+    npuzzle::memory::parse_size(text).map_err(|e| e.to_string())
 }
 
 /// Megabytes, for messages.
@@ -315,14 +284,10 @@ mod tests {
 
     #[test]
     fn sizes_read_with_their_units() {
-        assert_eq!(parse_memory("512M"), Ok(512 << 20));
-        assert_eq!(parse_memory("2G"), Ok(2 << 30));
+        // The grammar is the library's (`npuzzle::memory`); here, that its errors reach clap.
         assert_eq!(parse_memory("1.5GiB"), Ok(3 << 29));
-        assert_eq!(parse_memory("1000"), Ok(1000));
-        assert_eq!(parse_memory("64kb"), Ok(64 << 10));
-        assert!(parse_memory("0").is_err());
-        assert!(parse_memory("lots").is_err());
-        assert!(parse_memory("5X").is_err());
+        assert!(parse_memory("0").unwrap_err().contains("more than 0"));
+        assert!(parse_memory("lots").unwrap_err().contains("`lots`"));
         assert!(default_max_memory() > 0);
     }
 }
