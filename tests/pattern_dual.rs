@@ -270,3 +270,131 @@ fn region_databases_equal_a_plain_abstract_search_on_3x3() {
     assert_eq!(region_goals(&goal, &[1, 2, 3, 4, 5]).len(), 1);
     check_entries(&goal, &[&[1, 2, 3, 4, 5]]);
 }
+
+/// The dual lookup at its strongest for these databases: every pattern read for the dual
+/// goal itself (identity labels, the blank in cell `β`, the cell of the position's blank), and
+/// the pattern holding `β` read without it (a database of the pattern less `β`). This is
+/// what the region databases and the Manhattan fallback of `heuristic/dual.rs` approximate,
+/// so it must be admissible and never below the library's dual lookup; its means say how
+/// much the fallbacks lose and how far the dual lookup stays below the regular one when the
+/// blank is not home (BENCHMARKS.md, "The dual lookup at its strongest").
+fn check_strongest_dual(board: Board, partition: &[&[u8]]) {
+    let n = board.cells();
+    let goal = State::canonical_goal(board, 0);
+    let build = |target: &State, tiles: &[u8]| {
+        let db = PatternDatabase::build(target, tiles, &|_| ControlFlow::Continue(())).unwrap();
+        Arc::new(db.map_into::<StoredBytes>())
+    };
+    // For each β: the dual goal (label 0, an ordinary tile there, written as tile β) and the
+    // partition's patterns less β, read by a regular lookup.
+    let per_blank: Vec<PatternHeuristic> = (0..n)
+        .map(|beta| {
+            let mut cells: Vec<u8> = (0..n as u8).collect();
+            cells.swap(0, beta);
+            let target = State::from_tiles(board, &cells).unwrap();
+            let dbs = partition
+                .iter()
+                .map(|p| {
+                    let tiles: Vec<u8> =
+                        p.iter().copied().filter(|&l| l as usize != beta).collect();
+                    build(&target, &tiles)
+                })
+                .collect();
+            PatternHeuristic::with_lookups(&target, dbs, ONLY[0]).unwrap()
+        })
+        .collect();
+    let dbs: Vec<_> = partition.iter().map(|p| build(&goal, p)).collect();
+    let lookups = |l| PatternHeuristic::with_lookups(&goal, dbs.clone(), l).unwrap();
+    let (regular, dual, both, all) = (
+        lookups(ONLY[0]),
+        lookups(ONLY[2]),
+        lookups(Lookups::REFLECTED),
+        lookups(Lookups::ALL),
+    );
+    let manhattan = npuzzle::heuristic::Manhattan::new(&goal);
+    let table = Table::build(&goal, BuildOptions::default()).unwrap();
+    let class = table.goal().parity_class();
+    let entries = table.entries().unwrap();
+    let space = table.space();
+    // Sums of: exact, regular, the library's dual, the strongest dual, regular + reflected,
+    // all four, all four with the strongest dual.
+    let sums = (0..space.states())
+        .into_par_iter()
+        .with_min_len(1 << 14)
+        .map(|i| {
+            let state = space.unrank(i, class);
+            let exact = u64::from(entries[i as usize]);
+            let beta = state.blank();
+            // The dual position: cell c holds the cell where label c lies; label β is its
+            // blank and label 0 is written as tile β.
+            let mut cells = vec![0u8; n];
+            for (cell, &label) in state.cells().iter().enumerate() {
+                cells[label as usize] = cell as u8;
+            }
+            for c in &mut cells {
+                *c = match *c as usize {
+                    b if b == beta => 0,
+                    0 => beta as u8,
+                    other => other as u8,
+                };
+            }
+            let dual_position = State::from_tiles(board, &cells).unwrap();
+            let mut strongest = u64::from(per_blank[beta].estimate(&dual_position));
+            // Every move flips the parity of the Manhattan sum, so the distance has its parity.
+            if (strongest + u64::from(manhattan.estimate(&state))) % 2 == 1 {
+                strongest += 1;
+            }
+            let library = u64::from(dual.estimate(&state));
+            assert!(
+                strongest <= exact,
+                "{state}: strongest dual {strongest} > exact {exact}"
+            );
+            assert!(
+                library <= strongest,
+                "{state}: library dual {library} > strongest {strongest}"
+            );
+            let four = u64::from(all.estimate(&state));
+            [
+                exact,
+                u64::from(regular.estimate(&state)),
+                library,
+                strongest,
+                u64::from(both.estimate(&state)),
+                four,
+                four.max(strongest),
+            ]
+        })
+        .reduce(|| [0; 7], |a, b| std::array::from_fn(|k| a[k] + b[k]));
+    let mean = |k: usize| sums[k] as f64 / space.states() as f64;
+    assert!(
+        sums[3] > sums[2],
+        "the databases of the dual goal raise the dual lookup somewhere"
+    );
+    eprintln!(
+        "{board} {partition:?}, means over {} states: exact {:.3}; regular {:.3}; dual: library {:.3}, strongest {:.3}; regular + reflected {:.3}; all four {:.3}, with the strongest dual {:.3}",
+        space.states(),
+        mean(0),
+        mean(1),
+        mean(2),
+        mean(3),
+        mean(4),
+        mean(5),
+        mean(6)
+    );
+}
+
+#[test]
+fn the_strongest_dual_lookup_is_admissible_on_every_3x3_state() {
+    let board = Board::new(3, 3).unwrap();
+    check_strongest_dual(board, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]);
+    check_strongest_dual(board, &[&[1, 3, 5], &[2, 4, 6], &[7, 8]]);
+}
+
+#[test]
+#[ignore = "long tier: every state of 3x4 (239,500,800), several minutes on two cores"]
+fn the_strongest_dual_lookup_is_admissible_on_every_3x4_state() {
+    check_strongest_dual(
+        Board::new(3, 4).unwrap(),
+        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10, 11]],
+    );
+}
