@@ -3,9 +3,12 @@
 //! published nodes, solved again as the runner solves them (IDA* with the move-pruning
 //! automaton, regular + reflected lookups), give the published lengths and exactly the node
 //! counts committed in `data/korf50_24-results.txt` (IDA* is deterministic), and every line
-//! of that file replays to the goal at the published length.
+//! of that file replays to the goal at the published length; BENCHMARKS.md's table of the
+//! fifty is `tools/korf50-report.py`'s output for that file.
 
 mod references;
+
+use std::process::Command;
 
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
@@ -97,4 +100,27 @@ fn the_file_holds_50_solvable_24_puzzles_whose_manhattan_distance_matches_its_co
             instance.id
         );
     }
+}
+
+#[test]
+fn benchmarks_holds_the_per_instance_table_of_the_committed_results() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("python3")
+        .arg(format!("{root}/tools/korf50-report.py"))
+        .output()
+        .expect("python3 runs tools/korf50-report.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    // A header of two lines, a row per instance, the sum.
+    assert_eq!(table.lines().count(), 2 + 50 + 1, "{table}");
+    let benchmarks = std::fs::read_to_string(format!("{root}/BENCHMARKS.md")).unwrap();
+    assert!(
+        benchmarks.contains(&table),
+        "BENCHMARKS.md's table of the fifty is not what `python3 tools/korf50-report.py` \
+         prints for data/korf50_24-results.txt: paste its output there\n{table}"
+    );
 }
