@@ -311,6 +311,26 @@ fn the_binary_builds_checks_and_refuses_an_edited_database() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
 }
 
+/// A memory limit that is not a size is refused, not ignored (a misspelt limit would let a
+/// build take more than its user allowed): one line naming the variable and the text, exit
+/// status 2, nothing built.
+#[test]
+fn a_memory_limit_that_is_not_a_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    for limit in ["lots", "0", "2 GB of it"] {
+        let refused = TestCommand::new()
+            .env("NPUZZLE_MEMORY_LIMIT", limit)
+            .args(["build", "--pdb", "4x4:6-6-3", "--data-dir", data])
+            .output();
+        let err = text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{limit}: {err}");
+        assert!(err.contains("NPUZZLE_MEMORY_LIMIT"), "{limit}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{limit}: {err}");
+        assert!(databases(dir.path()).is_empty(), "{limit}");
+    }
+}
+
 /// A build larger than the machine's memory is refused before it starts (issue 22): one line
 /// naming what it needs and what there is, exit status 2, nothing written. The machine's
 /// memory is capped for the test by `NPUZZLE_MEMORY_LIMIT`; a 7-tile 5x5 pattern needs 7.3 GB (6.8 GiB, the unit of the message and of the limit's

@@ -70,7 +70,7 @@ impl PatternDatabase<Vec<u8>> {
             });
         }
         let needed = generate::memory_to_build(&space);
-        if let Some(available) = available_memory() {
+        if let Some(available) = available_memory()? {
             if needed > available {
                 return Err(BuildError::NotEnoughMemory { needed, available });
             }
@@ -111,6 +111,10 @@ pub enum BuildError {
         /// lower.
         available: u64,
     },
+    /// `NPUZZLE_MEMORY_LIMIT` is set but is not a size: refused rather than ignored, since a
+    /// misspelt limit would let a build take more memory than its user allowed.
+    #[error("NPUZZLE_MEMORY_LIMIT: {0}")]
+    MemoryLimit(crate::memory::SizeError),
     /// Cancelled through the progress hook.
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
@@ -354,14 +358,20 @@ impl<D> PatternDatabase<D> {
 
 /// The memory a build may take, in bytes: Linux's `MemAvailable` (free memory plus what the
 /// page cache can give back), capped by the environment variable `NPUZZLE_MEMORY_LIMIT`
-/// (a size as [`crate::memory::parse_size`] reads it: `8G`, `1.5G`) where it is set and
-/// readable; `None` where neither is known (the build is then not checked).
-fn available_memory() -> Option<u64> {
-    let limit = std::env::var("NPUZZLE_MEMORY_LIMIT")
-        .ok()
-        .and_then(|text| crate::memory::parse_size(&text).ok());
-    match (crate::memory::available(), limit) {
+/// (a size as [`crate::memory::parse_size`] reads it: `8G`, `1.5G`) where it is set; `None`
+/// where neither is known (the build is then not checked).
+///
+/// # Errors
+/// [`BuildError::MemoryLimit`] where `NPUZZLE_MEMORY_LIMIT` is set but is not a size.
+fn available_memory() -> Result<Option<u64>, BuildError> {
+    let limit = match std::env::var_os("NPUZZLE_MEMORY_LIMIT") {
+        None => None,
+        Some(text) => Some(
+            crate::memory::parse_size(&text.to_string_lossy()).map_err(BuildError::MemoryLimit)?,
+        ),
+    };
+    Ok(match (crate::memory::available(), limit) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
+    })
 }
