@@ -281,10 +281,6 @@ fn region_databases_equal_a_plain_abstract_search_on_3x3() {
 fn check_strongest_dual(board: Board, partition: &[&[u8]]) {
     let n = board.cells();
     let goal = State::canonical_goal(board, 0);
-    let build = |target: &State, tiles: &[u8]| {
-        let db = PatternDatabase::build(target, tiles, &|_| ControlFlow::Continue(())).unwrap();
-        Arc::new(db.map_into::<StoredBytes>())
-    };
     // For each β: the dual goal (label 0, an ordinary tile there, written as tile β) and the
     // partition's patterns less β, read by a regular lookup.
     let per_blank: Vec<PatternHeuristic> = (0..n)
@@ -292,18 +288,15 @@ fn check_strongest_dual(board: Board, partition: &[&[u8]]) {
             let mut cells: Vec<u8> = (0..n as u8).collect();
             cells.swap(0, beta);
             let target = State::from_tiles(board, &cells).unwrap();
-            let dbs = partition
+            let less: Vec<Vec<u8>> = partition
                 .iter()
-                .map(|p| {
-                    let tiles: Vec<u8> =
-                        p.iter().copied().filter(|&l| l as usize != beta).collect();
-                    build(&target, &tiles)
-                })
+                .map(|p| p.iter().copied().filter(|&l| l as usize != beta).collect())
                 .collect();
-            PatternHeuristic::with_lookups(&target, dbs, ONLY[0]).unwrap()
+            let less: Vec<&[u8]> = less.iter().map(Vec::as_slice).collect();
+            PatternHeuristic::with_lookups(&target, databases(&target, &less), ONLY[0]).unwrap()
         })
         .collect();
-    let dbs: Vec<_> = partition.iter().map(|p| build(&goal, p)).collect();
+    let dbs = databases(&goal, partition);
     let lookups = |l| PatternHeuristic::with_lookups(&goal, dbs.clone(), l).unwrap();
     let (regular, dual, both, all) = (
         lookups(ONLY[0]),
