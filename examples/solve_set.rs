@@ -10,7 +10,9 @@
 //!
 //! Options: `--goal G` (default: the blank in the top-left corner, tiles in order, as in
 //! Korf's files), `--easiest-first` (by the file's last column: the published node counts),
-//! `--only ID,ID`, `--lookups L` (default `all`; `regular,reflected` is faster per node; see
+//! `--only ID,ID` (solve only these; the results file may hold any instance's lines, so
+//! runs over different subsets, on different machines, share one file format and merge by
+//! appending; an id not in the instance file is refused), `--lookups L` (default `all`; `regular,reflected` is faster per node; see
 //! `heuristic::Lookups`), `--search
 //! idastar|dual` (default `idastar`: IDA* with the move-pruning automaton), `--resident` (copy
 //! the databases into the process's memory on huge pages first: `PatternDatabase::resident`,
@@ -111,9 +113,6 @@ fn run() -> Result<ExitCode, String> {
     if easiest_first {
         set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
     }
-    if let Some(ids) = &only {
-        set.retain(|i| ids.contains(&i.id));
-    }
     let oracle = Oracle::new(DataDir::new(&dir));
     let canonical = State::canonical_goal(board, goal.blank());
     let found = oracle
@@ -172,7 +171,7 @@ fn run() -> Result<ExitCode, String> {
     };
     eprintln!(
         "{} instances, databases {} {}, {}",
-        set.len(),
+        only.as_ref().map_or(set.len(), Vec::len),
         which.partition,
         match (&both, &second) {
             (Some(both), Some(_)) => format!("{} (max {partition_b})", both.describe()),
@@ -227,8 +226,15 @@ fn run() -> Result<ExitCode, String> {
         }
         result
     };
-    let summary = instance_set::run(&set, &goal, &results, solve, &mut std::io::stdout())
-        .map_err(|e| e.to_string())?;
+    let summary = instance_set::run(
+        &set,
+        only.as_deref(),
+        &goal,
+        &results,
+        solve,
+        &mut std::io::stdout(),
+    )
+    .map_err(|e| e.to_string())?;
     let nodes: u64 = summary.solved.iter().map(|f| f.nodes).sum();
     let seconds: f64 = summary.solved.iter().map(|f| f.seconds).sum();
     eprintln!(

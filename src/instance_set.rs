@@ -106,6 +106,12 @@ pub enum SetError {
         /// Why.
         why: String,
     },
+    /// An instance asked for by id (`only`) is not in the instance file.
+    #[error("instance {id} is not in the instance file")]
+    UnknownId {
+        /// The id asked for.
+        id: String,
+    },
     /// Reading or writing a file failed.
     #[error("{0}")]
     Io(String),
@@ -278,22 +284,36 @@ pub struct Summary {
     pub failed: Vec<SetError>,
 }
 
-/// Solves every instance of `set` not finished in the results file at `results` (created if
-/// missing), in `set`'s order, with `solve`; checks each solution by replay against the goal
-/// and the published length and appends it at once. An instance that fails (a search that
-/// gives up, a length other than the published one) is reported in the summary and on
-/// `report`, not appended, and the run goes on. `report` also gets one line per instance.
+/// Solves every instance of `set` (or, with `only`, those of the named ids) not finished in
+/// the results file at `results` (created if missing), in `set`'s order, with `solve`; checks
+/// each solution by replay against the goal and the published length and appends it at once.
+/// An instance that fails (a search that gives up, a length other than the published one) is
+/// reported in the summary and on `report`, not appended, and the run goes on. `report` also
+/// gets one line per instance.
+///
+/// `set` is the whole instance file even when `only` names a few: the results file is checked
+/// against all of it, so one results file serves runs over different subsets.
 ///
 /// # Errors
-/// A results file that cannot be read, fails its check ([`parse_results`]) or cannot be
+/// [`SetError::UnknownId`] for an id in `only` that `set` lacks (before anything is searched);
+/// a results file that cannot be read, fails its check ([`parse_results`]) or cannot be
 /// appended to.
 pub fn run(
     set: &[Instance],
+    only: Option<&[String]>,
     goal: &State,
     results: &Path,
     mut solve: impl FnMut(&Instance) -> SearchResult,
     report: &mut dyn Write,
 ) -> Result<Summary, SetError> {
+    if let Some(id) = only
+        .unwrap_or_default()
+        .iter()
+        .find(|id| !set.iter().any(|i| &i.id == *id))
+    {
+        return Err(SetError::UnknownId { id: id.clone() });
+    }
+    let chosen = |i: &Instance| only.is_none_or(|ids| ids.contains(&i.id));
     let io = |e: std::io::Error| SetError::Io(format!("{}: {e}", results.display()));
     let text = match std::fs::read_to_string(results) {
         Ok(text) => text,
@@ -315,7 +335,7 @@ pub fn run(
         file.write_all(b"\n").map_err(io)?;
     }
     let mut summary = Summary::default();
-    for instance in set {
+    for instance in set.iter().filter(|i| chosen(i)) {
         if done.contains(&instance.id) {
             summary.skipped += 1;
             continue;

@@ -1,7 +1,8 @@
 //! The set runner (`npuzzle::instance_set`): on a small file of 3x3 instances whose published
 //! lengths come from the exact table, every solution is checked and appended; an instance
 //! with a wrong published length is reported and not appended; a restart skips the finished
-//! lines and searches only the rest; a tampered results line is refused, naming its line.
+//! lines and searches only the rest; a run over a subset (`only`) shares the results file;
+//! a tampered results line is refused, naming its line.
 
 use std::cell::Cell;
 
@@ -45,7 +46,7 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         search::run_with(Algorithm::IdaStar, &h, &instance.start, Limits::default())
     };
     let mut report = Vec::new();
-    let first = instance_set::run(&set, &goal, &results, solve, &mut report).unwrap();
+    let first = instance_set::run(&set, None, &goal, &results, solve, &mut report).unwrap();
     assert_eq!((first.skipped, first.solved.len()), (0, 5));
     assert_eq!(first.failed.len(), 1);
     assert!(
@@ -66,12 +67,39 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     assert_eq!(searched.get(), 6);
 
     // A restart searches only the unfinished instance (which fails again).
-    let again = instance_set::run(&set, &goal, &results, solve, &mut Vec::new()).unwrap();
+    let again = instance_set::run(&set, None, &goal, &results, solve, &mut Vec::new()).unwrap();
     assert_eq!(
         (again.skipped, again.solved.len(), again.failed.len()),
         (5, 0, 1)
     );
     assert_eq!(searched.get(), 7);
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), written);
+
+    // A run over a subset reads the same results file, lines outside the subset included,
+    // and searches only the subset's unfinished instance; an unknown id is refused before
+    // anything is searched.
+    let only = ["i3".to_string(), "i0".to_string()];
+    let subset =
+        instance_set::run(&set, Some(&only), &goal, &results, solve, &mut Vec::new()).unwrap();
+    assert_eq!(
+        (subset.skipped, subset.solved.len(), subset.failed.len()),
+        (1, 0, 1)
+    );
+    assert_eq!(searched.get(), 8);
+    let unknown = ["i0".to_string(), "i9".to_string()];
+    let refused = instance_set::run(
+        &set,
+        Some(&unknown),
+        &goal,
+        &results,
+        solve,
+        &mut Vec::new(),
+    );
+    assert!(
+        matches!(&refused, Err(SetError::UnknownId { id }) if id == "i9"),
+        "{refused:?}"
+    );
+    assert_eq!(searched.get(), 8);
     assert_eq!(std::fs::read_to_string(&results).unwrap(), written);
 
     // A line whose moves were changed is refused, naming its line.
@@ -87,12 +115,12 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         .collect();
     let tampered = written.replacen(first_line, &format!("{head}\t{flipped}"), 1);
     std::fs::write(&results, tampered).unwrap();
-    let refused = instance_set::run(&set, &goal, &results, solve, &mut Vec::new());
+    let refused = instance_set::run(&set, None, &goal, &results, solve, &mut Vec::new());
     assert!(
         matches!(refused, Err(SetError::BadResult { line: 1, .. })),
         "{refused:?}"
     );
-    assert_eq!(searched.get(), 7);
+    assert_eq!(searched.get(), 8);
 }
 
 #[test]
