@@ -8,6 +8,16 @@
 //!     --instances data/korf50_24.txt --results data/korf50_24-results.txt --easiest-first
 //! ```
 //!
+//! `--report` prints the set's progress instead of solving: one Markdown row per instance,
+//! easiest first, the results file's figures against the published ones
+//! ([`instance_set::progress_table`]; BENCHMARKS.md's table of the fifty is this output,
+//! `--data-dir` not needed):
+//!
+//! ```text
+//! cargo run --release --example solve_set -- --board 5x5 --instances data/korf50_24.txt \
+//!     --results data/korf50_24-results.txt --report
+//! ```
+//!
 //! Options: `--goal G` (default: the blank in the top-left corner, tiles in order, as in
 //! Korf's files), `--easiest-first` (by the file's last column: the published node counts),
 //! `--only ID,ID` (solve only these; the results file may hold any instance's lines, so
@@ -57,7 +67,7 @@ fn run() -> Result<ExitCode, String> {
     let (mut board, mut dir, mut instances, mut results) = (None, None, None, None);
     let (mut goal, mut easiest_first, mut only) = (None, false, None::<Vec<String>>);
     let (mut lookups, mut dual, mut resident) = (Lookups::ALL, false, false);
-    let (mut threads, mut checkpoints) = (1usize, None::<PathBuf>);
+    let (mut threads, mut checkpoints, mut report) = (1usize, None::<PathBuf>, false);
     let (mut dir_b, mut partition_b) = (None, Partition::SixSixSixSixB);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -75,6 +85,7 @@ fn run() -> Result<ExitCode, String> {
             "--goal" => goal = Some(value()?),
             "--easiest-first" => easiest_first = true,
             "--resident" => resident = true,
+            "--report" => report = true,
             "--threads" => {
                 threads = value()?
                     .parse()
@@ -100,7 +111,6 @@ fn run() -> Result<ExitCode, String> {
         }
     }
     let board = board.ok_or("--board is needed")?;
-    let dir = dir.ok_or("--data-dir is needed")?;
     let instances = instances.ok_or("--instances is needed")?;
     let results = results.ok_or("--results is needed")?;
     let goal = match goal {
@@ -110,6 +120,18 @@ fn run() -> Result<ExitCode, String> {
     let text =
         std::fs::read_to_string(&instances).map_err(|e| format!("{}: {e}", instances.display()))?;
     let mut set = instance_set::parse_instances(&text, board).map_err(|e| e.to_string())?;
+    if report {
+        let done = match std::fs::read_to_string(&results) {
+            Ok(text) => {
+                instance_set::parse_results(&text, &set, &goal).map_err(|e| e.to_string())?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("{}: {e}", results.display())),
+        };
+        print!("{}", instance_set::progress_table(&set, &done));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let dir = dir.ok_or("--data-dir is needed")?;
     if easiest_first {
         set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
     }

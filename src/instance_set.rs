@@ -389,3 +389,118 @@ pub fn run(
     }
     Ok(summary)
 }
+
+/// The per-instance table of a set's progress, in Markdown, as BENCHMARKS.md holds it for
+/// Korf and Felner's fifty: one row per instance of `set`, easiest first by its last column
+/// (the published node count in Korf's files; rows without one go last), with the finished
+/// instance's length against the published one, its nodes against the published nodes and
+/// their ratio, the seconds counted and the node rate; an unfinished instance shows its
+/// published figures only. A last row sums the finished ones.
+///
+/// ```
+/// use npuzzle::instance_set::{parse_instances, progress_table, Finished};
+/// use npuzzle::Board;
+/// let set = parse_instances(
+///     "a 1 2 3 4 5 6 7 0 8 1 0 2000000\nb 1 2 3 4 5 6 0 7 8 2 0 1000\n",
+///     Board::THREE_BY_THREE,
+/// )?;
+/// let moves = "R".to_string();
+/// let done = [Finished { id: "a".into(), length: 1, nodes: 3_000_000, seconds: 2.0, moves }];
+/// let table = progress_table(&set, &done);
+/// let rows: Vec<&str> = table.lines().collect();
+/// assert_eq!(rows[2], "| b | (2) | not yet | 1,000 | | | |");
+/// assert_eq!(rows[3], "| a | 1 (1) | 3,000,000 | 2,000,000 | 1.50 | 2 | 1.5 M/s |");
+/// assert_eq!(rows[4], "| 1 of 2 solved | | 3,000,000 | 2,000,000 | 1.50 | 2 | 1.5 M/s |");
+/// # Ok::<(), npuzzle::instance_set::SetError>(())
+/// ```
+#[must_use]
+pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
+    use fmt::Write as _;
+    let mut order: Vec<&Instance> = set.iter().collect();
+    order.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
+    let mut out = String::from(
+        "| id | length (published) | nodes generated | published nodes | ratio | seconds | node rate |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let (mut solved, mut nodes, mut published_nodes, mut seconds) = (0, 0u64, 0u64, 0.0f64);
+    let length = |l: Option<u32>| l.map_or_else(|| "?".to_string(), |l| l.to_string());
+    for instance in order {
+        let published = instance.extra.last().copied();
+        let shown = published.map_or_else(String::new, |p| grouped(p.to_string()));
+        match finished.iter().find(|f| f.id == instance.id) {
+            Some(f) => {
+                let differs = if instance.published.is_some_and(|p| p != f.length) {
+                    " **differs**"
+                } else {
+                    ""
+                };
+                let ratio = published.map_or_else(String::new, |p| ratio(f.nodes, p));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} ({}){differs} | {} | {shown} | {ratio} | {} | {} |",
+                    instance.id,
+                    f.length,
+                    length(instance.published),
+                    grouped(f.nodes.to_string()),
+                    grouped(format!("{:.0}", f.seconds)),
+                    rate(f.nodes, f.seconds)
+                );
+                solved += 1;
+                nodes += f.nodes;
+                published_nodes += published.unwrap_or(0);
+                seconds += f.seconds;
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "| {} | ({}) | not yet | {shown} | | | |",
+                    instance.id,
+                    length(instance.published)
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| {solved} of {} solved | | {} | {} | {} | {} | {} |",
+        set.len(),
+        grouped(nodes.to_string()),
+        grouped(published_nodes.to_string()),
+        ratio(nodes, published_nodes),
+        grouped(format!("{seconds:.0}")),
+        rate(nodes, seconds)
+    );
+    out
+}
+
+/// A whole number's `digits` with a comma between groups of three: `1,234,567`.
+fn grouped(digits: String) -> String {
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `ours / published` to two places (0.00 when nothing is published).
+fn ratio(ours: u64, published: u64) -> String {
+    let r = if published == 0 {
+        0.0
+    } else {
+        ours as f64 / published as f64
+    };
+    format!("{r:.2}")
+}
+
+/// Millions of nodes a second, to one place (0.0 for no time).
+fn rate(nodes: u64, seconds: f64) -> String {
+    let r = if seconds > 0.0 {
+        nodes as f64 / seconds / 1e6
+    } else {
+        0.0
+    };
+    format!("{r:.1} M/s")
+}

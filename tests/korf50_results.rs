@@ -4,11 +4,9 @@
 //! automaton, regular + reflected lookups), give the published lengths and exactly the node
 //! counts committed in `data/korf50_24-results.txt` (IDA* is deterministic), and every line
 //! of that file replays to the goal at the published length; BENCHMARKS.md's table of the
-//! fifty is `tools/korf50-report.py`'s output for that file.
+//! fifty is `instance_set::progress_table` of that file (`solve_set --report`).
 
 mod references;
-
-use std::process::Command;
 
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
@@ -104,23 +102,19 @@ fn the_file_holds_50_solvable_24_puzzles_whose_manhattan_distance_matches_its_co
 
 #[test]
 fn benchmarks_holds_the_per_instance_table_of_the_committed_results() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .arg(format!("{root}/tools/korf50-report.py"))
-        .output()
-        .expect("python3 runs tools/korf50-report.py");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let table = String::from_utf8(out.stdout).unwrap();
+    let board = Board::new(5, 5).unwrap();
+    let goal = State::canonical_goal(board, 0);
+    let set = references::instance_file("korf50_24.txt", board);
+    let table = instance_set::progress_table(&set, &committed_results(&set, &goal));
     // A header of two lines, a row per instance, the sum.
     assert_eq!(table.lines().count(), 2 + 50 + 1, "{table}");
+    assert!(!table.contains("differs"), "{table}");
+    let root = env!("CARGO_MANIFEST_DIR");
     let benchmarks = std::fs::read_to_string(format!("{root}/BENCHMARKS.md")).unwrap();
     assert!(
         benchmarks.contains(&table),
-        "BENCHMARKS.md's table of the fifty is not what `python3 tools/korf50-report.py` \
-         prints for data/korf50_24-results.txt: paste its output there\n{table}"
+        "BENCHMARKS.md's table of the fifty is not what `cargo run --release --example \
+         solve_set -- --board 5x5 --instances data/korf50_24.txt --results \
+         data/korf50_24-results.txt --report` prints: paste its output there\n{table}"
     );
 }
