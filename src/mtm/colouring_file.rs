@@ -9,9 +9,9 @@ use std::path::Path;
 use super::colouring::{Colouring, ColouringDb};
 use crate::state::State;
 use crate::store::file::{
-    file_name, is_verified, open_mapped, record_verified, write_verified, StoredBytes,
-    StoredFileError,
+    file_name, open_deep_checked, save_deep_checked, DeepChecked, StoredBytes, StoredFileError,
 };
+use crate::store::FormatError;
 
 /// The file name of the colouring database of `colouring` towards `goal`: the MTM table's
 /// name with the classes of the goal's cells, for example
@@ -50,33 +50,9 @@ pub fn open_in_data_dir(
     goal: &State,
     colouring: &Colouring,
 ) -> Result<ColouringDb<StoredBytes>, StoredFileError> {
-    let (bytes, metadata) = open_mapped(path, true)?;
-    let invalid = |error| StoredFileError::Invalid {
-        path: path.to_path_buf(),
-        error,
-    };
-    let mismatch = |error| StoredFileError::Mismatch {
-        path: path.to_path_buf(),
-        error,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if is_verified(dir, &name, &metadata) {
-        let db = ColouringDb::from_verified_header(bytes).map_err(invalid)?;
-        db.expect(goal, colouring).map_err(mismatch)?;
-        return Ok(db);
-    }
-    let db = ColouringDb::from_bytes(bytes).map_err(invalid)?;
-    db.expect(goal, colouring).map_err(mismatch)?;
-    db.verify_deep()
-        .map_err(|error| StoredFileError::Inconsistent {
-            path: path.to_path_buf(),
-            error: Box::new(error),
-        })?;
-    record_verified(dir, &name, &metadata);
-    Ok(db)
+    open_deep_checked(dir, path, |db: &ColouringDb<StoredBytes>| {
+        db.expect(goal, colouring)
+    })
 }
 
 /// Saves a colouring database at `path`: deep-checked first (a build checks its own output),
@@ -85,10 +61,19 @@ pub fn open_in_data_dir(
 /// # Errors
 /// [`StoredFileError::Inconsistent`] (a generator fault), or [`StoredFileError::Write`].
 pub fn save(path: &Path, db: &ColouringDb<Vec<u8>>) -> Result<(), StoredFileError> {
-    db.verify_deep()
-        .map_err(|error| StoredFileError::Inconsistent {
-            path: path.to_path_buf(),
-            error: Box::new(error),
-        })?;
-    write_verified(path, db.as_bytes())
+    save_deep_checked(path, db.verify_deep(), db.as_bytes())
+}
+
+impl DeepChecked for ColouringDb<StoredBytes> {
+    fn open_header_only(bytes: StoredBytes) -> Result<Self, FormatError> {
+        ColouringDb::from_verified_header(bytes)
+    }
+
+    fn open_whole(bytes: StoredBytes) -> Result<Self, FormatError> {
+        ColouringDb::from_bytes(bytes)
+    }
+
+    fn check_deep(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self.verify_deep()?)
+    }
 }

@@ -9,8 +9,9 @@ use std::path::Path;
 use super::PatternDatabase;
 use crate::state::State;
 use crate::store::file::{
-    is_verified, open_mapped, record_verified, write_verified, StoredBytes, StoredFileError,
+    open_deep_checked, open_mapped, save_deep_checked, DeepChecked, StoredBytes, StoredFileError,
 };
+use crate::store::FormatError;
 
 /// Opens and maps the pattern database at `path` under the trust rule of a data directory (as
 /// [`table::file::open_trusted`](crate::table::file::open_trusted)), and validates it whole
@@ -32,16 +33,14 @@ pub fn open_pattern_database(path: &Path) -> Result<PatternDatabase<StoredBytes>
 /// Opens the pattern database at `path` in the data directory `dir` (under the trust rule),
 /// for `goal` and `tiles`.
 ///
-/// **Verified once, remembered by version.** The first open of a version of the file checks it
-/// whole: header, every block's checksum, the histogram, then the deep check (every entry
-/// against its neighbours, seconds to tens of seconds), and records the version (name,
-/// device, inode, size, change time) in `dir`'s [`VERIFIED_LIST`](crate::store::file::VERIFIED_LIST).
-/// A later open of a version the record lists validates the header alone and reads no more
-/// of the body than the search touches: a 7-8 file of 290 MB opens in microseconds instead of
-/// a tenth of a second of reading. Any write to the file moves its change time (even when its
-/// size and modification time are put back), a rename over it or a copy brings another inode,
-/// so a file changed since it was verified is checked whole again, and a flipped byte is found
-/// before anything is read from it. The record is itself read under the trust rule.
+/// **Verified once, remembered by version** (the store's rule,
+/// [`open_deep_checked`](crate::store::file::open_deep_checked)): the first open of a version
+/// of the file checks it whole (header, every block's checksum, the histogram), then the deep
+/// check (every entry against its neighbours, seconds to tens of seconds), and records the
+/// version; a later open validates the header alone and reads no more of the body than the
+/// search touches: a 7-8 file of 290 MB opens in microseconds instead of a tenth of a second
+/// of reading. A file changed since it was verified is checked whole again, so a flipped byte
+/// is found before anything is read from it.
 ///
 /// # Errors
 /// [`StoredFileError`]: unreadable, not a regular file, not trusted, not a valid pattern
@@ -54,32 +53,9 @@ pub(crate) fn open_in_data_dir(
     goal: &State,
     tiles: &[u8],
 ) -> Result<PatternDatabase<StoredBytes>, StoredFileError> {
-    let (bytes, metadata) = open_mapped(path, true)?;
-    let invalid = |error| StoredFileError::Invalid {
-        path: path.to_path_buf(),
-        error,
-    };
-    let mismatch = |error| StoredFileError::Mismatch {
-        path: path.to_path_buf(),
-        error,
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let name = name.unwrap_or_default();
-    if is_verified(dir, &name, &metadata) {
-        // This very version of the file passed every check below here before.
-        let db = PatternDatabase::from_verified_header(bytes).map_err(invalid)?;
-        db.expect(goal, tiles).map_err(mismatch)?;
-        return Ok(db);
-    }
-    let db = PatternDatabase::from_bytes(bytes).map_err(invalid)?;
-    db.expect(goal, tiles).map_err(mismatch)?;
-    db.verify_deep()
-        .map_err(|error| StoredFileError::Inconsistent {
-            path: path.to_path_buf(),
-            error: Box::new(error),
-        })?;
-    record_verified(dir, &name, &metadata);
-    Ok(db)
+    open_deep_checked(dir, path, |db: &PatternDatabase<StoredBytes>| {
+        db.expect(goal, tiles)
+    })
 }
 
 /// Saves a pattern database built here at `path` in a data directory: deep-checked first (a
@@ -92,10 +68,19 @@ pub fn save_pattern_database<D: AsRef<[u8]> + Sync>(
     path: &Path,
     db: &PatternDatabase<D>,
 ) -> Result<(), StoredFileError> {
-    db.verify_deep()
-        .map_err(|error| StoredFileError::Inconsistent {
-            path: path.to_path_buf(),
-            error: Box::new(error),
-        })?;
-    write_verified(path, db.as_bytes())
+    save_deep_checked(path, db.verify_deep(), db.as_bytes())
+}
+
+impl DeepChecked for PatternDatabase<StoredBytes> {
+    fn open_header_only(bytes: StoredBytes) -> Result<Self, FormatError> {
+        PatternDatabase::from_verified_header(bytes)
+    }
+
+    fn open_whole(bytes: StoredBytes) -> Result<Self, FormatError> {
+        PatternDatabase::from_bytes(bytes)
+    }
+
+    fn check_deep(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self.verify_deep()?)
+    }
 }

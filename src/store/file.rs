@@ -274,7 +274,7 @@ fn verified_list(dir: &Path) -> Vec<(String, String)> {
 }
 
 /// Whether the file `name` in `dir`, as `metadata` describes it, passed the deep check here.
-pub(crate) fn is_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) -> bool {
+fn is_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) -> bool {
     let version = file_version(metadata);
     cfg!(unix)
         && verified_list(dir)
@@ -284,7 +284,7 @@ pub(crate) fn is_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) 
 
 /// Records that the file `name` in `dir` passed the deep check, as it is now. Best effort: a
 /// directory that cannot be written means the check runs again next time.
-pub(crate) fn record_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) {
+fn record_verified(dir: &Path, name: &str, metadata: &std::fs::Metadata) {
     if !cfg!(unix) || name.contains(['\t', '\n']) {
         return;
     }
@@ -534,7 +534,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
 ///
 /// # Errors
 /// [`StoredFileError::Write`] with the cause.
-pub(crate) fn write_verified(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
+fn write_verified(path: &Path, bytes: &[u8]) -> Result<(), StoredFileError> {
     write_atomic(path, bytes)?;
     if let (Some(dir), Some(name), Ok(metadata)) = (
         path.parent(),
@@ -631,4 +631,88 @@ pub(crate) fn open_mapped(
         check_trusted(path, &metadata)?;
     }
     Ok((map_file(path, &file)?, metadata))
+}
+
+/// Derived data kept in a data directory whose whole check is costly (pattern and colouring
+/// databases: seconds to tens of seconds for the deep check). [`open_deep_checked`] checks a
+/// version of such a file whole and deep once, and by its header alone after that.
+pub(crate) trait DeepChecked: Sized {
+    /// The data in `bytes`, its header alone checked: for a version of the file that passed
+    /// every check before.
+    fn open_header_only(bytes: StoredBytes) -> Result<Self, FormatError>;
+    /// The data in `bytes`, checked whole: header, every block's checksum, histogram.
+    fn open_whole(bytes: StoredBytes) -> Result<Self, FormatError>;
+    /// The deep check: every entry against what its neighbours allow (finds a generator fault,
+    /// or damage that kept the checksums).
+    fn check_deep(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>>;
+}
+
+/// Opens the file at `path` in the data directory `dir` under the trust rule.
+///
+/// **Verified once, remembered by version.** The first open of a version of the file checks
+/// it whole ([`DeepChecked::open_whole`]), then `expect` (the goal and pattern asked for,
+/// before the costly part), then deep ([`DeepChecked::check_deep`]), and records the version
+/// (name, device, inode, size, change time) in `dir`'s [`VERIFIED_LIST`]. A later open of a
+/// version the record lists checks the header alone and reads no more of the body than the
+/// search touches. Any write to the file moves its change time, a rename over it or a copy
+/// brings another inode, so a file changed since it was verified is checked whole again. The
+/// record is itself read under the trust rule.
+///
+/// # Errors
+/// [`StoredFileError`]: unreadable, not a regular file, not trusted, not valid
+/// ([`StoredFileError::Invalid`]), not the one asked for ([`StoredFileError::Mismatch`],
+/// found before the deep check), or failing the deep check
+/// ([`StoredFileError::Inconsistent`]).
+pub(crate) fn open_deep_checked<T: DeepChecked>(
+    dir: &Path,
+    path: &Path,
+    expect: impl Fn(&T) -> Result<(), Mismatch>,
+) -> Result<T, StoredFileError> {
+    let (bytes, metadata) = open_mapped(path, true)?;
+    let invalid = |error| StoredFileError::Invalid {
+        path: path.to_path_buf(),
+        error,
+    };
+    let mismatch = |error| StoredFileError::Mismatch {
+        path: path.to_path_buf(),
+        error,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if is_verified(dir, &name, &metadata) {
+        // This very version of the file passed every check below here before.
+        let data = T::open_header_only(bytes).map_err(invalid)?;
+        expect(&data).map_err(mismatch)?;
+        return Ok(data);
+    }
+    let data = T::open_whole(bytes).map_err(invalid)?;
+    expect(&data).map_err(mismatch)?;
+    data.check_deep()
+        .map_err(|error| StoredFileError::Inconsistent {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    record_verified(dir, &name, &metadata);
+    Ok(data)
+}
+
+/// Saves derived data built here at `path`: `deep_check` is its own deep check, run by the
+/// caller on the data in memory (a build checks its own output), and must have passed; then
+/// `bytes` are written atomically and recorded as verified, so the first use does not check
+/// them again.
+///
+/// # Errors
+/// [`StoredFileError::Inconsistent`] (a generator fault), or [`StoredFileError::Write`].
+pub(crate) fn save_deep_checked<E: std::error::Error + Send + Sync + 'static>(
+    path: &Path,
+    deep_check: Result<(), E>,
+    bytes: &[u8],
+) -> Result<(), StoredFileError> {
+    deep_check.map_err(|error| StoredFileError::Inconsistent {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })?;
+    write_verified(path, bytes)
 }
