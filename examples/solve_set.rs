@@ -133,7 +133,7 @@ fn run() -> Result<ExitCode, String> {
     }
     let dir = dir.ok_or("--data-dir is needed")?;
     if easiest_first {
-        set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
+        instance_set::sort_easiest_first(&mut set);
     }
     let oracle = Oracle::new(DataDir::new(&dir));
     let canonical = State::canonical_goal(board, goal.blank());
@@ -215,17 +215,11 @@ fn run() -> Result<ExitCode, String> {
         // The databases are for the canonical goal: relabel, search, replay in own labels.
         let relabelled = instance.start.relabel_for(&goal);
         let mut limits = Limits::default().threads(threads);
-        let mut clock = None;
-        if let Some(dir) = &checkpoints {
-            let file: &'static std::path::Path = Box::leak(
-                dir.join(format!("{}.checkpoint", instance.id))
-                    .into_boxed_path(),
-            );
-            limits = limits.checkpoint(file);
-            clock = Some(RunClock::start(
-                dir.join(format!("{}.seconds", instance.id)),
-                file,
-            ));
+        let clock = checkpoints
+            .as_deref()
+            .map(|dir| instance_set::RunClock::start(dir, &instance.id));
+        if let Some(clock) = &clock {
+            limits = limits.checkpoint(clock.checkpoint());
         }
         let mut result = if dual {
             search::dual_idastar(&relabelled, &h, limits).result
@@ -246,7 +240,7 @@ fn run() -> Result<ExitCode, String> {
                 npuzzle::Solution::from_moves(instance.start, moves).expect("the same moves"),
             );
         }
-        result
+        Ok(result)
     };
     let summary = instance_set::run(
         &set,
@@ -270,73 +264,4 @@ fn run() -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// The time an instance has taken over every run that worked on it: the seconds of the runs
-/// before (kept in a file beside its checkpoint) plus this run's, written back every few
-/// seconds by a thread, so that a run killed mid-instance loses at most those seconds.
-struct RunClock {
-    writer: std::thread::JoinHandle<()>,
-    stop: std::sync::mpsc::Sender<()>,
-    before: std::time::Duration,
-    began: std::time::Instant,
-    file: PathBuf,
-}
-
-impl RunClock {
-    /// Reads the seconds of earlier runs from `file` when the checkpoint `checkpoint` exists
-    /// (with no checkpoint the instance starts over, and so does its time).
-    fn start(file: PathBuf, checkpoint: &std::path::Path) -> RunClock {
-        let before = if checkpoint.exists() {
-            std::fs::read_to_string(&file)
-                .ok()
-                .and_then(|text| text.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map_or(
-                    std::time::Duration::ZERO,
-                    std::time::Duration::from_secs_f64,
-                )
-        } else {
-            std::time::Duration::ZERO
-        };
-        let began = std::time::Instant::now();
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
-        let path = file.clone();
-        let writer = std::thread::spawn(move || {
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                stopped.recv_timeout(std::time::Duration::from_secs(10))
-            {
-                save_seconds(&path, before + began.elapsed());
-            }
-        });
-        RunClock {
-            writer,
-            stop,
-            before,
-            began,
-            file,
-        }
-    }
-
-    /// The instance's whole time; the file is removed once it is solved, else brought up to
-    /// date for the next run.
-    fn stop(self, solved: bool) -> std::time::Duration {
-        let total = self.before + self.began.elapsed();
-        let _ = self.stop.send(());
-        let _ = self.writer.join();
-        if solved {
-            let _ = std::fs::remove_file(&self.file);
-        } else {
-            save_seconds(&self.file, total);
-        }
-        total
-    }
-}
-
-/// Writes `seconds` to `path` through a temporary file renamed over it (never half a number).
-fn save_seconds(path: &std::path::Path, seconds: std::time::Duration) {
-    let temporary = path.with_extension("seconds.tmp");
-    if std::fs::write(&temporary, format!("{:.3}\n", seconds.as_secs_f64())).is_ok() {
-        let _ = std::fs::rename(&temporary, path);
-    }
 }

@@ -16,12 +16,17 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
+use crate::answer::{How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
+use crate::metric::Metric;
 use crate::search::{Outcome, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
+use crate::store::file::write_atomic;
 
 /// One instance of a set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +117,10 @@ pub enum SetError {
         /// The id asked for.
         id: String,
     },
+    /// A solver counting moves in another metric than the single-tile one that a set's
+    /// lengths are in ([`oracle_solver`]).
+    #[error("a set's lengths are single-tile moves; {0} lengths cannot be checked against them")]
+    Metric(Metric),
     /// Reading or writing a file failed.
     #[error("{0}")]
     Io(String),
@@ -182,6 +191,12 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
         });
     }
     Ok(set)
+}
+
+/// Puts `set` in order of each instance's last number, smallest first (in Korf's files the
+/// published node count: easiest first), instances without one last; stable otherwise.
+pub fn sort_easiest_first(set: &mut [Instance]) {
+    set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
 }
 
 /// Reads a results file and checks every line against `set`: a known id, the solution's
@@ -303,7 +318,7 @@ pub fn run(
     only: Option<&[String]>,
     goal: &State,
     results: &Path,
-    mut solve: impl FnMut(&Instance) -> SearchResult,
+    mut solve: impl FnMut(&Instance) -> Result<SearchResult, String>,
     report: &mut dyn Write,
 ) -> Result<Summary, SetError> {
     if let Some(id) = only
@@ -340,7 +355,18 @@ pub fn run(
             summary.skipped += 1;
             continue;
         }
-        let result = solve(instance);
+        let result = match solve(instance) {
+            Ok(result) => result,
+            Err(why) => {
+                let e = SetError::Unsolved {
+                    id: instance.id.clone(),
+                    why,
+                };
+                let _ = writeln!(report, "error: {e}");
+                summary.failed.push(e);
+                continue;
+            }
+        };
         let outcome = match &result.outcome {
             Outcome::Solved(solution) => {
                 let letters = solution.moves_string();
@@ -390,6 +416,142 @@ pub fn run(
     Ok(summary)
 }
 
+/// A solver for [`run`] that asks `oracle` for each instance's optimal path to `goal`, as
+/// `how` says (its pattern databases where the data directory has them for the goal, with
+/// regular and reflected lookups; its threads), and with `checkpoint_dir` keeps each instance's
+/// checkpoint and seconds there ([`RunClock`]), so a run stopped and started again resumes
+/// the instance in progress. The command line's `npuzzle solve-set` is this over [`run`].
+///
+/// Nodes are the oracle's count (generated); seconds are the wall time of each instance's
+/// answer, over every run of a resumed instance (the table or databases are opened, or
+/// built, before the first instance, and not counted).
+///
+/// # Errors
+/// [`SetError::Metric`] for `how` counting in another metric than the single-tile one the
+/// published lengths are in. The closure's errors say why no search ran for an instance:
+/// the oracle's error (a checkpoint of another search, a board it cannot serve, ...).
+pub fn oracle_solver<'a>(
+    oracle: &'a Oracle,
+    goal: &'a State,
+    how: How,
+    checkpoint_dir: Option<&'a Path>,
+) -> Result<impl FnMut(&Instance) -> Result<SearchResult, String> + 'a, SetError> {
+    if how.metric != Metric::Stm {
+        return Err(SetError::Metric(how.metric));
+    }
+    // The goal to itself: whatever the answers need (a table, pattern databases) is opened
+    // or built now, so that its time is not counted as the first instance's. An error here
+    // comes back with each instance.
+    let _ = oracle.solve(goal, goal, how);
+    Ok(move |instance: &Instance| {
+        let mut how = how;
+        let clock = checkpoint_dir.map(|dir| RunClock::start(dir, &instance.id));
+        if let Some(clock) = &clock {
+            how.limits = how.limits.checkpoint(clock.checkpoint());
+        }
+        let began = Instant::now();
+        let answer = oracle.solve(&instance.start, goal, how);
+        let solved = matches!(&answer, Ok(a) if a.value.is_ok());
+        let elapsed = clock.map_or_else(|| began.elapsed(), |clock| clock.stop(solved));
+        let answer = answer.map_err(|e| e.to_string())?;
+        let outcome = match answer.value {
+            Ok(solution) => Outcome::Solved(solution),
+            Err(NoAnswer::Unsolvable(_)) => Outcome::Unsolvable,
+            Err(NoAnswer::GaveUp(limit)) => Outcome::GaveUp(limit),
+        };
+        Ok(SearchResult {
+            outcome,
+            expanded: answer.expanded,
+            generated: answer.generated,
+            elapsed,
+        })
+    })
+}
+
+/// An instance's time over the runs that resume it from its checkpoint in a checkpoint
+/// directory: `DIR/ID.checkpoint` (the search's, [`Limits::checkpoint`]) and `DIR/ID.seconds`
+/// (the seconds of the runs before, kept up to date every ten seconds while it runs), so the
+/// results line of an instance that took several sittings counts all of them.
+///
+/// [`Limits::checkpoint`]: crate::search::Limits::checkpoint
+#[derive(Debug)]
+pub struct RunClock {
+    writer: std::thread::JoinHandle<()>,
+    stop: mpsc::Sender<()>,
+    before: Duration,
+    began: Instant,
+    seconds: PathBuf,
+    checkpoint: &'static Path,
+}
+
+impl RunClock {
+    /// Starts the clock of instance `id` in the checkpoint directory `dir`: the seconds of
+    /// earlier runs count when its checkpoint exists (without one the instance starts over,
+    /// and so does its time).
+    #[must_use]
+    pub fn start(dir: &Path, id: &str) -> RunClock {
+        // One search per instance: the path lives as long as the process (and keeps `Limits`
+        // `Copy`); a few bytes an instance.
+        let checkpoint: &'static Path =
+            Box::leak(dir.join(format!("{id}.checkpoint")).into_boxed_path());
+        let seconds = dir.join(format!("{id}.seconds"));
+        let before = if checkpoint.exists() {
+            std::fs::read_to_string(&seconds)
+                .ok()
+                .and_then(|text| text.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map_or(Duration::ZERO, Duration::from_secs_f64)
+        } else {
+            Duration::ZERO
+        };
+        let began = Instant::now();
+        let (stop, stopped) = mpsc::channel::<()>();
+        let path = seconds.clone();
+        let writer = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(Duration::from_secs(10))
+            {
+                save_seconds(&path, before + began.elapsed());
+            }
+        });
+        RunClock {
+            writer,
+            stop,
+            before,
+            began,
+            seconds,
+            checkpoint,
+        }
+    }
+
+    /// The instance's checkpoint file, for [`Limits::checkpoint`](crate::search::Limits::checkpoint).
+    #[must_use]
+    pub fn checkpoint(&self) -> &'static Path {
+        self.checkpoint
+    }
+
+    /// The instance's whole time, this run's and the earlier ones'. The seconds file is
+    /// brought up to date for the next run while the checkpoint it counts for is there, and
+    /// removed once the instance is `solved` or has no checkpoint left (nothing to resume).
+    pub fn stop(self, solved: bool) -> Duration {
+        let total = self.before + self.began.elapsed();
+        let _ = self.stop.send(());
+        let _ = self.writer.join();
+        if solved || !self.checkpoint.exists() {
+            let _ = std::fs::remove_file(&self.seconds);
+        } else {
+            save_seconds(&self.seconds, total);
+        }
+        total
+    }
+}
+
+/// Writes `seconds` to `path` atomically (never half a number). Best effort: a file that
+/// cannot be written costs the next run's count, not this run's search.
+fn save_seconds(path: &Path, seconds: Duration) {
+    let _ = write_atomic(path, format!("{:.3}\n", seconds.as_secs_f64()).as_bytes());
+}
+
 /// The per-instance table of a set's progress, in Markdown, as BENCHMARKS.md holds it for
 /// Korf and Felner's fifty: one row per instance of `set`, easiest first by its last column
 /// (the published node count in Korf's files; rows without one go last), with the finished
@@ -416,15 +578,17 @@ pub fn run(
 #[must_use]
 pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
     use fmt::Write as _;
-    let mut order: Vec<&Instance> = set.iter().collect();
-    order.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
+    let mut order = set.to_vec();
+    sort_easiest_first(&mut order);
     let mut out = String::from(
         "| id | length (published) | nodes generated | published nodes | ratio | seconds | node rate |\n\
          | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
-    let (mut solved, mut nodes, mut published_nodes, mut seconds) = (0, 0u64, 0u64, 0.0f64);
+    let (mut solved, mut nodes, mut seconds) = (0, 0u64, 0.0f64);
+    // The ratio compares the instances that have a published count.
+    let (mut compared, mut published_nodes) = (0u64, 0u64);
     let length = |l: Option<u32>| l.map_or_else(|| "?".to_string(), |l| l.to_string());
-    for instance in order {
+    for instance in &order {
         let published = instance.extra.last().copied();
         let shown = published.map_or_else(String::new, |p| grouped(p.to_string()));
         match finished.iter().find(|f| f.id == instance.id) {
@@ -447,8 +611,11 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
                 );
                 solved += 1;
                 nodes += f.nodes;
-                published_nodes += published.unwrap_or(0);
                 seconds += f.seconds;
+                if let Some(p) = published {
+                    compared += f.nodes;
+                    published_nodes += p;
+                }
             }
             None => {
                 let _ = writeln!(
@@ -466,7 +633,7 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
         set.len(),
         grouped(nodes.to_string()),
         grouped(published_nodes.to_string()),
-        ratio(nodes, published_nodes),
+        ratio(compared, published_nodes),
         grouped(format!("{seconds:.0}")),
         rate(nodes, seconds)
     );

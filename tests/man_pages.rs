@@ -85,6 +85,7 @@ fn man_dir_writes_a_page_per_command_and_every_reference_exists() {
         "distance",
         "solve",
         "compare",
+        "solve-set",
         "batch",
         "stats",
         "check",

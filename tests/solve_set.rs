@@ -43,7 +43,12 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     let searched = Cell::new(0);
     let solve = |instance: &instance_set::Instance| {
         searched.set(searched.get() + 1);
-        search::run_with(Algorithm::IdaStar, &h, &instance.start, Limits::default())
+        Ok(search::run_with(
+            Algorithm::IdaStar,
+            &h,
+            &instance.start,
+            Limits::default(),
+        ))
     };
     let mut report = Vec::new();
     let first = instance_set::run(&set, None, &goal, &results, solve, &mut report).unwrap();

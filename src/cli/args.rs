@@ -43,6 +43,18 @@ pub enum Command {
     Solve(SolveArgs),
     /// Run every algorithm on one instance and print one row each: length, optimal?, nodes, time
     Compare(CompareArgs),
+    /// Solve a file of instances optimally into a results file that survives restarts
+    ///
+    /// Each instance solved is checked (its moves replayed to the goal, its length against the
+    /// published one where the file gives it) and appended at once as one tab-separated line:
+    /// id, length, nodes generated, seconds, moves. A restart replays the results file and
+    /// skips its instances; with --checkpoint-dir the instance in progress resumes where it
+    /// was. For Korf and Felner's 24-puzzles (data/korf50_24.txt, blank first):
+    /// `npuzzle build --pdb 5x5:6-6-6-6 --goal "0 1 ... 24"`, then `npuzzle solve-set
+    /// data/korf50_24.txt --goal "0 1 ... 24" --results R --easiest-first --checkpoint-dir C`.
+    /// Exit codes: 0 every instance asked for is solved, 1 some failed (reported, not
+    /// appended), 2 unreadable files or a results line that does not check.
+    SolveSet(SolveSetArgs),
     /// Answer many questions: one START or START,GOAL per line (or CSV / JSON lines) in, one row out
     Batch(BatchArgs),
     /// Show how the states spread over distances to a goal, with a histogram or a plot
@@ -255,6 +267,49 @@ pub struct SolveArgs {
     /// solution carries: optimal, within FACTOR, or none
     #[arg(long, value_name = "FACTOR|none", value_parser = parse_within)]
     pub within: Option<npuzzle::Guarantee>,
+}
+
+/// Arguments of `solve-set`.
+#[derive(Args, Debug)]
+pub struct SolveSetArgs {
+    /// The instance file: one instance a line, an id, the start's tiles row-major (0 the
+    /// blank), then optionally the published optimal length and further numbers; `#` lines
+    /// are comments
+    #[arg(value_name = "INSTANCES")]
+    pub instances: PathBuf,
+
+    /// The results file (created if missing): one line per finished instance, appended as it
+    /// is solved and checked
+    #[arg(long, value_name = "FILE")]
+    pub results: PathBuf,
+
+    #[command(flatten)]
+    pub goal: GoalArgs,
+
+    /// Solve only these ids (comma-separated); the results file may hold any instance's
+    /// lines, so runs over different subsets share one file
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub only: Vec<String>,
+
+    /// Solve in the order of each line's last number (in Korf's files the published node
+    /// count: easiest first) instead of the file's order
+    #[arg(long)]
+    pub easiest_first: bool,
+
+    /// Keep each instance's checkpoint in DIR (ID.checkpoint, and the seconds of its runs in
+    /// ID.seconds): a run stopped and started again resumes the instance in progress, and its
+    /// results line counts the seconds of every run
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint_dir: Option<PathBuf>,
+
+    /// Print the set's progress instead of solving: one Markdown row per instance, easiest
+    /// first, the results file's length, nodes, seconds and node rate against the published
+    /// figures
+    #[arg(long)]
+    pub report: bool,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// How to answer: from the table or by which search.

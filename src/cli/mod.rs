@@ -30,6 +30,7 @@ mod search;
 mod search_progress;
 mod serve;
 mod solution_output;
+mod solve_set;
 mod stats;
 mod stats_plot;
 mod threads;
@@ -206,6 +207,7 @@ fn run(command: Command, context: &mut Context) -> CommandResult {
         Command::Distance(args) => search::distance(&args, context),
         Command::Solve(args) => search::solve(&args, context),
         Command::Compare(args) => compare::run(&args, context),
+        Command::SolveSet(args) => solve_set::run(&args, context),
         Command::Batch(args) => batch::run(&args, context),
         Command::Stats(args) => stats::run(&args, context),
         Command::Check(args) => check::run(&args, context),

@@ -1,0 +1,246 @@
+//! `npuzzle solve-set` through the binary: a file of 3x3 instances whose published lengths
+//! are the exact table's is solved into a results file whose every line replays; a restart
+//! skips them; `--only` shares the file and refuses an unknown id; `--report` prints the
+//! library's table; a tampered line, a missing board and an unreadable file exit 2 with one
+//! line; an unsolvable instance exits 1 and is not appended; a checkpoint directory resumes an
+//! instance that gave up and counts the seconds of every run.
+
+mod common;
+
+use std::path::Path;
+
+use common::TestCommand;
+use npuzzle::instance_set::{self, Instance};
+use npuzzle::rng::SplitMix64;
+use npuzzle::{Board, How, Oracle, State};
+
+/// Six 3x3 instances a random walk from the goal, each with its exact distance as the
+/// published length and a made-up node count (the last column, for `--easiest-first`), and
+/// `u`, unsolvable (two tiles swapped), claiming 5 moves.
+fn instance_file(dir: &Path) -> (std::path::PathBuf, Vec<Instance>) {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let oracle = Oracle::in_memory();
+    let mut rng = SplitMix64::new(27);
+    let mut text = String::from("# id tiles length nodes\n");
+    for (n, id) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
+        let mut state = goal;
+        for _ in 0..30 {
+            let next: Vec<State> = state.successors().map(|(_, s)| s).collect();
+            state = next[(rng.next_u64() % next.len() as u64) as usize];
+        }
+        let exact = oracle
+            .distance(&state, &goal, How::default())
+            .unwrap()
+            .value
+            .unwrap();
+        let tiles: Vec<String> = state.cells().iter().map(|t| t.to_string()).collect();
+        // Easiest first is f, e, d, c, b, a.
+        text += &format!("{id} {} {exact} {}\n", tiles.join(" "), 1000 - n);
+    }
+    text += "u 2 1 3 4 5 6 7 8 0 5 1\n";
+    let path = dir.join("set.txt");
+    std::fs::write(&path, &text).unwrap();
+    (path, instance_set::parse_instances(&text, board).unwrap())
+}
+
+fn solve_set(data: &Path, args: &[&str]) -> common::Run {
+    TestCommand::new()
+        .arg("solve-set")
+        .args(args)
+        .data_dir(data)
+        .run()
+}
+
+#[test]
+fn a_set_is_solved_checked_appended_and_skipped_on_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let file = file.to_str().unwrap();
+    let results = dir.path().join("results.txt");
+    let results_arg = results.to_str().unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let common_args = [file, "--board", "3x3", "--results", results_arg];
+
+    // By search (no table), with checkpoints, easiest first.
+    let mut args = common_args.to_vec();
+    args.extend([
+        "--easiest-first",
+        "--no-table",
+        "--checkpoint-dir",
+        checkpoints.to_str().unwrap(),
+    ]);
+    let first = solve_set(dir.path(), &args);
+    assert_eq!(first.code(), Some(1), "{}", first.stderr());
+    assert!(
+        first
+            .stdout()
+            .contains("error: instance u: not solved (unsolvable)"),
+        "{}",
+        first.stdout()
+    );
+    let written = std::fs::read_to_string(&results).unwrap();
+    let finished = instance_set::parse_results(&written, &set, &goal).unwrap();
+    let order: Vec<&str> = finished.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(order, ["f", "e", "d", "c", "b", "a"]);
+    for f in &finished {
+        let instance = set.iter().find(|i| i.id == f.id).unwrap();
+        assert_eq!(Some(f.length), instance.published);
+        assert!(f.nodes > 0 || f.length == 0, "{f}");
+    }
+    // Nothing left to resume: no checkpoint, no seconds.
+    let left: Vec<_> = std::fs::read_dir(&checkpoints).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // A restart searches only `u`, and appends nothing.
+    let again = solve_set(dir.path(), &common_args);
+    assert_eq!(again.code(), Some(1));
+    assert!(
+        again
+            .stderr()
+            .contains("6 finished before, 0 solved now, 1 failed"),
+        "{}",
+        again.stderr()
+    );
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), written);
+
+    // A subset reads the same file; an unknown id is refused before anything is searched.
+    let mut only = common_args.to_vec();
+    only.extend(["--only", "a,b"]);
+    let subset = solve_set(dir.path(), &only);
+    assert_eq!(subset.code(), Some(0), "{}", subset.stderr());
+    assert!(subset
+        .stderr()
+        .contains("2 finished before, 0 solved now, 0 failed"));
+    let mut unknown = common_args.to_vec();
+    unknown.extend(["--only", "a,zz"]);
+    let refused = solve_set(dir.path(), &unknown);
+    assert_eq!(refused.code(), Some(2));
+    assert_eq!(refused.stderr().lines().count(), 1, "{}", refused.stderr());
+    assert!(refused
+        .stderr()
+        .contains("instance zz is not in the instance file"));
+
+    // The report is the library's table of the results file.
+    let mut report = common_args.to_vec();
+    report.push("--report");
+    let table = solve_set(dir.path(), &report);
+    assert_eq!(table.code(), Some(0));
+    assert_eq!(
+        table.stdout(),
+        instance_set::progress_table(&set, &finished)
+    );
+
+    // A line whose moves were changed is refused, naming its line; nothing is searched.
+    let first_line = written.lines().next().unwrap();
+    let (head, moves) = first_line.rsplit_once('\t').unwrap();
+    let reversed: String = moves.chars().rev().collect();
+    assert_ne!(reversed, moves);
+    std::fs::write(
+        &results,
+        written.replacen(first_line, &format!("{head}\t{reversed}"), 1),
+    )
+    .unwrap();
+    let tampered = solve_set(dir.path(), &common_args);
+    assert_eq!(tampered.code(), Some(2));
+    assert_eq!(
+        tampered.stderr().lines().count(),
+        1,
+        "{}",
+        tampered.stderr()
+    );
+    assert!(tampered.stderr().contains("results file line 1"));
+}
+
+#[test]
+fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // The hardest 3x3 position (31 moves), by IDA* with Manhattan distance: thousands of nodes.
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, "h 8 6 7 2 5 4 3 0 1 31\n").unwrap();
+    let results = dir.path().join("results.txt");
+    let checkpoints = dir.path().join("checkpoints");
+    let args = [
+        file.to_str().unwrap(),
+        "--board",
+        "3x3",
+        "--results",
+        results.to_str().unwrap(),
+        "--checkpoint-dir",
+        checkpoints.to_str().unwrap(),
+        "--algorithm",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--threads",
+        "1",
+    ];
+    let mut limited = args.to_vec();
+    limited.extend(["--limit", "20000"]);
+    let gave_up = solve_set(dir.path(), &limited);
+    assert_eq!(gave_up.code(), Some(1));
+    assert!(gave_up.stdout().contains("gave up"), "{}", gave_up.stdout());
+    assert!(!std::fs::read_to_string(&results)
+        .unwrap_or_default()
+        .contains('h'));
+    assert!(checkpoints.join("h.checkpoint").is_file());
+    // Pretend the runs before took 500 s: the results line counts them.
+    std::fs::write(checkpoints.join("h.seconds"), "500.000\n").unwrap();
+    let resumed = solve_set(dir.path(), &args);
+    assert_eq!(resumed.code(), Some(0), "{}", resumed.stderr());
+    let line = std::fs::read_to_string(&results).unwrap();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields[..2], ["h", "31"]);
+    let seconds: f64 = fields[3].parse().unwrap();
+    assert!((500.0..600.0).contains(&seconds), "{line}");
+    let left: Vec<_> = std::fs::read_dir(&checkpoints).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // Without its checkpoint, a seconds file does not count: the instance starts over.
+    std::fs::remove_file(&results).unwrap();
+    std::fs::write(checkpoints.join("h.seconds"), "500.000\n").unwrap();
+    let fresh = solve_set(dir.path(), &args);
+    assert_eq!(fresh.code(), Some(0));
+    let line = std::fs::read_to_string(&results).unwrap();
+    let seconds: f64 = line.split('\t').nth(3).unwrap().parse().unwrap();
+    assert!(seconds < 100.0, "{line}");
+}
+
+#[test]
+fn a_set_without_its_board_or_readable_files_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = instance_file(dir.path());
+    let file = file.to_str().unwrap();
+    let results = dir.path().join("r.txt");
+    let results = results.to_str().unwrap();
+    for args in [
+        vec![file, "--results", results],
+        vec![
+            "/nonexistent/set.txt",
+            "--board",
+            "3x3",
+            "--results",
+            results,
+        ],
+        vec![file, "--board", "4x4", "--results", results],
+        vec![
+            file,
+            "--board",
+            "3x3",
+            "--results",
+            results,
+            "--metric",
+            "mtm",
+        ],
+    ] {
+        let out = solve_set(dir.path(), &args);
+        assert_eq!(out.code(), Some(2), "{args:?}");
+        assert_eq!(
+            out.stderr().lines().count(),
+            1,
+            "{args:?}: {}",
+            out.stderr()
+        );
+    }
+}
