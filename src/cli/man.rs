@@ -90,12 +90,12 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         "solve-set",
         &[
             (
-                "npuzzle solve-set korf100.txt --goal \"$(seq -s ' ' 0 15)\" --results r.txt",
+                "npuzzle solve-set korf100.txt --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --results r.txt",
                 "Korf's 100 15-puzzles, each line checked and appended to r.txt; run it again \
                  and it goes on with the unfinished ones.",
             ),
             (
-                "npuzzle solve-set korf100.txt --goal \"$(seq -s ' ' 0 15)\" --results r.txt --report",
+                "npuzzle solve-set korf100.txt --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --results r.txt --report",
                 "The progress as a table: lengths, nodes and seconds against the published ones.",
             ),
         ],
