@@ -113,8 +113,8 @@ fn benchmarks_holds_the_per_instance_table_of_the_committed_results() {
     let benchmarks = std::fs::read_to_string(format!("{root}/BENCHMARKS.md")).unwrap();
     assert!(
         benchmarks.contains(&table),
-        "BENCHMARKS.md's table of the fifty is not what `cargo run --release --example \
-         solve_set -- --board 5x5 --instances data/korf50_24.txt --results \
+        "BENCHMARKS.md's table of the fifty is not what `npuzzle solve-set \
+         data/korf50_24.txt --goal \"$(seq -s ' ' 0 24)\" --results \
          data/korf50_24-results.txt --report` prints: paste its output there\n{table}"
     );
 }
