@@ -10,6 +10,7 @@ use npuzzle::Board;
 use super::args::SolveSetArgs;
 use super::input::{board_option, goal_of};
 use super::search::how;
+use super::search_progress;
 use super::{CommandResult, Context, Failure};
 
 /// Runs `solve-set`.
@@ -35,8 +36,15 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
         std::fs::create_dir_all(dir).map_err(|e| unreadable(dir, &e))?;
     }
     let oracle = context.oracle();
-    let solve = instance_set::oracle_solver(oracle, &goal, how, args.checkpoint_dir.as_deref())
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    let mut solver =
+        instance_set::oracle_solver(oracle, &goal, how, args.checkpoint_dir.as_deref())
+            .map_err(|e| Failure::usage(e.to_string()))?;
+    // The live line of a long search (a terminal only) is cleared before its results line.
+    let solve = |instance: &Instance| {
+        let result = solver(instance);
+        search_progress::clear();
+        result
+    };
     let only = (!args.only.is_empty()).then_some(args.only.as_slice());
     let summary = instance_set::run(
         &set,
