@@ -249,6 +249,7 @@ fn run() -> Result<ExitCode, String> {
         &results,
         solve,
         &mut std::io::stdout(),
+        &mut std::io::stderr(),
     )
     .map_err(|e| e.to_string())?;
     let nodes: u64 = summary.solved.iter().map(|f| f.nodes).sum();

@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 
 use crate::answer::{How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
+use crate::guarantee::Guarantee;
 use crate::metric::Metric;
-use crate::search::{Outcome, SearchResult};
+use crate::search::{Algorithm, Outcome, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::store::file::write_atomic;
@@ -117,10 +118,11 @@ pub enum SetError {
         /// The id asked for.
         id: String,
     },
-    /// A solver counting moves in another metric than the single-tile one that a set's
-    /// lengths are in ([`oracle_solver`]).
-    #[error("a set's lengths are single-tile moves; {0} lengths cannot be checked against them")]
-    Metric(Metric),
+    /// A solver that cannot serve a set ([`oracle_solver`]): one whose paths are not
+    /// guaranteed optimal, one counting in another metric than the single-tile one of the
+    /// published lengths, or one whose source fails (no databases, a damaged table).
+    #[error("{0}")]
+    Solver(String),
     /// Reading or writing a file failed.
     #[error("{0}")]
     Io(String),
@@ -180,6 +182,16 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
             .filter_map(|w| w.parse().ok())
             .collect();
         let id = words[0].to_string();
+        if id.starts_with('.')
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            // An id names the instance's checkpoint file: no path, nothing hidden.
+            return Err(bad(format!(
+                "id `{id}`: an id is letters, digits, `-`, `_` and `.` (not first)"
+            )));
+        }
         if !seen.insert(id.clone()) {
             return Err(SetError::DuplicateId { line: line_no, id });
         }
@@ -234,8 +246,10 @@ pub fn parse_results(
                 .map_err(|_| bad(format!("`{}` is not a length", words[1])))?,
             nodes: number(words[2], "node count")?,
             seconds: words[3]
-                .parse()
-                .map_err(|_| bad(format!("`{}` is not a number of seconds", words[3])))?,
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| bad(format!("`{}` is not a number of seconds", words[3])))?,
             moves: words[4].to_string(),
         };
         let instance = set
@@ -303,8 +317,8 @@ pub struct Summary {
 /// the results file at `results` (created if missing), in `set`'s order, with `solve`; checks
 /// each solution by replay against the goal and the published length and appends it at once.
 /// An instance that fails (a search that gives up, a length other than the published one) is
-/// reported in the summary and on `report`, not appended, and the run goes on. `report` also
-/// gets one line per instance.
+/// reported in the summary and as a line on `errors`, not appended, and the run goes on.
+/// `report` gets one line per instance solved.
 ///
 /// `set` is the whole instance file even when `only` names a few: the results file is checked
 /// against all of it, so one results file serves runs over different subsets.
@@ -320,6 +334,7 @@ pub fn run(
     results: &Path,
     mut solve: impl FnMut(&Instance) -> Result<SearchResult, String>,
     report: &mut dyn Write,
+    errors: &mut dyn Write,
 ) -> Result<Summary, SetError> {
     if let Some(id) = only
         .unwrap_or_default()
@@ -362,7 +377,7 @@ pub fn run(
                     id: instance.id.clone(),
                     why,
                 };
-                let _ = writeln!(report, "error: {e}");
+                let _ = writeln!(errors, "error: {e}");
                 summary.failed.push(e);
                 continue;
             }
@@ -394,7 +409,10 @@ pub fn run(
         };
         match outcome {
             Ok(finished) => {
-                writeln!(file, "{finished}").map_err(io)?;
+                // One write for the whole line: runs appending to one file at once keep
+                // their lines whole.
+                file.write_all(format!("{finished}\n").as_bytes())
+                    .map_err(io)?;
                 file.flush().map_err(io)?;
                 let _ = writeln!(
                     report,
@@ -408,7 +426,7 @@ pub fn run(
                 summary.solved.push(finished);
             }
             Err(e) => {
-                let _ = writeln!(report, "error: {e}");
+                let _ = writeln!(errors, "error: {e}");
                 summary.failed.push(e);
             }
         }
@@ -427,9 +445,12 @@ pub fn run(
 /// built, before the first instance, and not counted).
 ///
 /// # Errors
-/// [`SetError::Metric`] for `how` counting in another metric than the single-tile one the
-/// published lengths are in. The closure's errors say why no search ran for an instance:
-/// the oracle's error (a checkpoint of another search, a board it cannot serve, ...).
+/// [`SetError::Solver`] for `how` asking for paths not guaranteed optimal (greedy search, a
+/// factor of the optimum) or counting in another metric than the single-tile one of the
+/// published lengths, and for an oracle that cannot answer the goal itself (pattern
+/// databases named but missing, a damaged table): refused before any instance, since every
+/// instance would fail. The closure's errors say why no search ran for one instance (a
+/// checkpoint of another search, ...).
 pub fn oracle_solver<'a>(
     oracle: &'a Oracle,
     goal: &'a State,
@@ -437,12 +458,23 @@ pub fn oracle_solver<'a>(
     checkpoint_dir: Option<&'a Path>,
 ) -> Result<impl FnMut(&Instance) -> Result<SearchResult, String> + 'a, SetError> {
     if how.metric != Metric::Stm {
-        return Err(SetError::Metric(how.metric));
+        return Err(SetError::Solver(format!(
+            "a set's lengths are single-tile moves; {} lengths cannot be checked against them",
+            how.metric
+        )));
+    }
+    if how.guarantee != Guarantee::Optimal || how.choice.algorithm() == Some(Algorithm::Greedy) {
+        return Err(SetError::Solver(
+            "a set is solved optimally: greedy search and --within find paths that may be longer"
+                .into(),
+        ));
     }
     // The goal to itself: whatever the answers need (a table, pattern databases) is opened
-    // or built now, so that its time is not counted as the first instance's. An error here
-    // comes back with each instance.
-    let _ = oracle.solve(goal, goal, how);
+    // or built now, so that its time is not counted as the first instance's, and a source
+    // that fails is said once instead of once an instance.
+    oracle
+        .solve(goal, goal, how)
+        .map_err(|e| SetError::Solver(e.to_string()))?;
     Ok(move |instance: &Instance| {
         let mut how = how;
         let clock = checkpoint_dir.map(|dir| RunClock::start(dir, &instance.id));
@@ -610,11 +642,11 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
                     rate(f.nodes, f.seconds)
                 );
                 solved += 1;
-                nodes += f.nodes;
+                nodes = nodes.saturating_add(f.nodes);
                 seconds += f.seconds;
                 if let Some(p) = published {
-                    compared += f.nodes;
-                    published_nodes += p;
+                    compared = compared.saturating_add(f.nodes);
+                    published_nodes = published_nodes.saturating_add(p);
                 }
             }
             None => {

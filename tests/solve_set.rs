@@ -50,8 +50,9 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
             Limits::default(),
         ))
     };
-    let mut report = Vec::new();
-    let first = instance_set::run(&set, None, &goal, &results, solve, &mut report).unwrap();
+    let (mut report, mut errors) = (Vec::new(), Vec::new());
+    let first =
+        instance_set::run(&set, None, &goal, &results, solve, &mut report, &mut errors).unwrap();
     assert_eq!((first.skipped, first.solved.len()), (0, 5));
     assert_eq!(first.failed.len(), 1);
     assert!(
@@ -59,8 +60,14 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         "{:?}",
         first.failed
     );
-    let report = String::from_utf8(report).unwrap();
-    assert!(report.contains("error: instance i3"), "{report}");
+    let (report, errors) = (
+        String::from_utf8(report).unwrap(),
+        String::from_utf8(errors).unwrap(),
+    );
+    assert_eq!(errors.trim_end(), format!("error: {}", first.failed[0]));
+    assert!(errors.starts_with("error: instance i3"), "{errors}");
+    assert_eq!(report.lines().count(), 5, "{report}");
+    assert!(!report.contains("i3"), "{report}");
     let written = std::fs::read_to_string(&results).unwrap();
     assert_eq!(written.lines().count(), 5);
     assert!(!written.contains("i3\t"));
@@ -72,7 +79,16 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     assert_eq!(searched.get(), 6);
 
     // A restart searches only the unfinished instance (which fails again).
-    let again = instance_set::run(&set, None, &goal, &results, solve, &mut Vec::new()).unwrap();
+    let again = instance_set::run(
+        &set,
+        None,
+        &goal,
+        &results,
+        solve,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+    .unwrap();
     assert_eq!(
         (again.skipped, again.solved.len(), again.failed.len()),
         (5, 0, 1)
@@ -84,8 +100,16 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     // and searches only the subset's unfinished instance; an unknown id is refused before
     // anything is searched.
     let only = ["i3".to_string(), "i0".to_string()];
-    let subset =
-        instance_set::run(&set, Some(&only), &goal, &results, solve, &mut Vec::new()).unwrap();
+    let subset = instance_set::run(
+        &set,
+        Some(&only),
+        &goal,
+        &results,
+        solve,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+    .unwrap();
     assert_eq!(
         (subset.skipped, subset.solved.len(), subset.failed.len()),
         (1, 0, 1)
@@ -98,6 +122,7 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         &goal,
         &results,
         solve,
+        &mut Vec::new(),
         &mut Vec::new(),
     );
     assert!(
@@ -120,7 +145,15 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         .collect();
     let tampered = written.replacen(first_line, &format!("{head}\t{flipped}"), 1);
     std::fs::write(&results, tampered).unwrap();
-    let refused = instance_set::run(&set, None, &goal, &results, solve, &mut Vec::new());
+    let refused = instance_set::run(
+        &set,
+        None,
+        &goal,
+        &results,
+        solve,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    );
     assert!(
         matches!(refused, Err(SetError::BadResult { line: 1, .. })),
         "{refused:?}"
@@ -144,4 +177,84 @@ fn malformed_instance_lines_are_named() {
         };
         assert_eq!(named, line, "{text}");
     }
+}
+
+/// A solver that says why it ran no search for an instance: that instance is reported as
+/// unsolved with the reason, not appended, and the others are solved.
+#[test]
+fn a_solver_refusing_one_instance_leaves_the_others_solved() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let text = "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\nc 1 2 3 4 0 5 7 8 6 2\n";
+    let set = instance_set::parse_instances(text, board).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    let h = LinearConflict::new(&goal);
+    let solve = |instance: &instance_set::Instance| {
+        if instance.id == "b" {
+            return Err("no search for b".to_string());
+        }
+        Ok(search::run_with(
+            Algorithm::IdaStar,
+            &h,
+            &instance.start,
+            Limits::default(),
+        ))
+    };
+    let mut errors = Vec::new();
+    let summary = instance_set::run(
+        &set,
+        None,
+        &goal,
+        &results,
+        solve,
+        &mut Vec::new(),
+        &mut errors,
+    )
+    .unwrap();
+    assert_eq!(summary.solved.len(), 2);
+    assert!(
+        matches!(&summary.failed[..], [SetError::Unsolved { id, why }] if id == "b" && why == "no search for b"),
+        "{:?}",
+        summary.failed
+    );
+    assert!(String::from_utf8(errors)
+        .unwrap()
+        .contains("no search for b"));
+    let written = std::fs::read_to_string(&results).unwrap();
+    let ids: Vec<&str> = written
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["a", "c"]);
+}
+
+/// Ids name checkpoint files, so an id that is a path (or hidden) is refused, naming its
+/// line; results lines with seconds that are not a duration are refused too.
+#[test]
+fn ids_that_are_paths_and_seconds_that_are_not_durations_are_refused() {
+    let board = Board::THREE_BY_THREE;
+    for (text, line) in [
+        ("../x 1 2 3 4 5 6 7 8 0\n", 1),
+        ("ok 1 2 3 4 5 6 7 8 0\n/tmp/x 1 2 3 4 5 6 7 8 0\n", 2),
+        (".hidden 1 2 3 4 5 6 7 8 0\n", 1),
+        ("a\\b 1 2 3 4 5 6 7 8 0\n", 1),
+    ] {
+        let error = instance_set::parse_instances(text, board).unwrap_err();
+        assert!(
+            matches!(error, SetError::BadInstance { line: l, .. } if l == line),
+            "{text}: {error:?}"
+        );
+    }
+    let goal = State::goal(board);
+    let set = instance_set::parse_instances("a 1 2 3 4 5 6 7 0 8 1\n", board).unwrap();
+    for seconds in ["NaN", "inf", "-1", "x"] {
+        let line = format!("a\t1\t3\t{seconds}\tR\n");
+        let error = instance_set::parse_results(&line, &set, &goal).unwrap_err();
+        assert!(
+            matches!(error, SetError::BadResult { line: 1, .. }),
+            "{seconds}: {error:?}"
+        );
+    }
+    assert!(instance_set::parse_results("a\t1\t3\t0.5\tR\n", &set, &goal).is_ok());
 }

@@ -73,13 +73,15 @@ fn a_set_is_solved_checked_appended_and_skipped_on_restart() {
     ]);
     let first = solve_set(dir.path(), &args);
     assert_eq!(first.code(), Some(1), "{}", first.stderr());
+    // Failures go to stderr, one line each; stdout has one line per instance solved.
     assert!(
         first
-            .stdout()
+            .stderr()
             .contains("error: instance u: not solved (unsolvable)"),
         "{}",
-        first.stdout()
+        first.stderr()
     );
+    assert_eq!(first.stdout().lines().count(), 6, "{}", first.stdout());
     let written = std::fs::read_to_string(&results).unwrap();
     let finished = instance_set::parse_results(&written, &set, &goal).unwrap();
     let order: Vec<&str> = finished.iter().map(|f| f.id.as_str()).collect();
@@ -180,11 +182,45 @@ fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
     limited.extend(["--limit", "20000"]);
     let gave_up = solve_set(dir.path(), &limited);
     assert_eq!(gave_up.code(), Some(1));
-    assert!(gave_up.stdout().contains("gave up"), "{}", gave_up.stdout());
+    assert!(gave_up.stderr().contains("gave up"), "{}", gave_up.stderr());
     assert!(!std::fs::read_to_string(&results)
         .unwrap_or_default()
         .contains('h'));
     assert!(checkpoints.join("h.checkpoint").is_file());
+    // The run's seconds were kept beside its checkpoint.
+    let kept: f64 = std::fs::read_to_string(checkpoints.join("h.seconds"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!((0.0..60.0).contains(&kept), "{kept}");
+    // The checkpoint is read: given to another instance, it is refused, and that instance
+    // fails without a results line.
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, "g 1 2 3 4 5 6 7 0 8 1\n").unwrap();
+    std::fs::copy(
+        checkpoints.join("h.checkpoint"),
+        checkpoints.join("g.checkpoint"),
+    )
+    .unwrap();
+    let mut wrong = args.to_vec();
+    wrong[0] = other.to_str().unwrap();
+    let refused = solve_set(dir.path(), &wrong);
+    assert_eq!(refused.code(), Some(1), "{}", refused.stderr());
+    assert!(
+        refused.stderr().contains("belongs to another search")
+            && refused
+                .stderr()
+                .contains("instance g: not solved (checkpoint"),
+        "{}",
+        refused.stderr()
+    );
+    assert!(!std::fs::read_to_string(&results)
+        .unwrap_or_default()
+        .contains('g'));
+    for file in ["g.checkpoint", "g.seconds"] {
+        std::fs::remove_file(checkpoints.join(file)).unwrap();
+    }
     // Pretend the runs before took 500 s: the results line counts them.
     std::fs::write(checkpoints.join("h.seconds"), "500.000\n").unwrap();
     let resumed = solve_set(dir.path(), &args);
@@ -214,6 +250,11 @@ fn a_set_without_its_board_or_readable_files_is_refused_in_one_line() {
     let file = file.to_str().unwrap();
     let results = dir.path().join("r.txt");
     let results = results.to_str().unwrap();
+    // A 5x5 one move from the goal, asked with pattern databases the data directory lacks.
+    let five = dir.path().join("five.txt");
+    let tiles: Vec<String> = (1..=23).map(|t| t.to_string()).collect();
+    std::fs::write(&five, format!("f {} 0 24 1\n", tiles.join(" "))).unwrap();
+    let fivebyfive = five.to_str().unwrap();
     for args in [
         vec![file, "--results", results],
         vec![
@@ -232,6 +273,26 @@ fn a_set_without_its_board_or_readable_files_is_refused_in_one_line() {
             results,
             "--metric",
             "mtm",
+        ],
+        vec![
+            file,
+            "--board",
+            "3x3",
+            "--results",
+            results,
+            "--algorithm",
+            "greedy",
+        ],
+        vec![
+            fivebyfive,
+            "--board",
+            "5x5",
+            "--results",
+            results,
+            "--heuristic",
+            "pdb",
+            "-a",
+            "idastar",
         ],
     ] {
         let out = solve_set(dir.path(), &args);

@@ -52,8 +52,10 @@ pub enum Command {
     /// was. For Korf and Felner's 24-puzzles (data/korf50_24.txt, blank first):
     /// `npuzzle build --pdb 5x5:6-6-6-6 --goal "0 1 ... 24"`, then `npuzzle solve-set
     /// data/korf50_24.txt --goal "0 1 ... 24" --results R --easiest-first --checkpoint-dir C`.
-    /// Exit codes: 0 every instance asked for is solved, 1 some failed (reported, not
-    /// appended), 2 unreadable files or a results line that does not check.
+    /// Solved lines go to stdout, failures to stderr (one line each). Exit codes: 0 every
+    /// instance asked for is solved, 1 some failed (reported, not appended), 2 unreadable
+    /// files, a results line that does not check, or a search that cannot serve the set
+    /// (greedy, --metric mtm, pattern databases named but missing).
     SolveSet(SolveSetArgs),
     /// Answer many questions: one START or START,GOAL per line (or CSV / JSON lines) in, one row out
     Batch(BatchArgs),

@@ -53,6 +53,7 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
         &args.results,
         solve,
         &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
     )
     .map_err(|e| Failure::usage(e.to_string()))?;
     eprintln!(
