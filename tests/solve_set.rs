@@ -78,17 +78,20 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     }
     assert_eq!(searched.get(), 6);
 
+    // The same run, its report and errors not read.
+    let quiet = |only: Option<&[String]>| {
+        instance_set::run(
+            &set,
+            only,
+            &goal,
+            &results,
+            solve,
+            &mut Vec::new(),
+            &mut Vec::new(),
+        )
+    };
     // A restart searches only the unfinished instance (which fails again).
-    let again = instance_set::run(
-        &set,
-        None,
-        &goal,
-        &results,
-        solve,
-        &mut Vec::new(),
-        &mut Vec::new(),
-    )
-    .unwrap();
+    let again = quiet(None).unwrap();
     assert_eq!(
         (again.skipped, again.solved.len(), again.failed.len()),
         (5, 0, 1)
@@ -100,31 +103,14 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     // and searches only the subset's unfinished instance; an unknown id is refused before
     // anything is searched.
     let only = ["i3".to_string(), "i0".to_string()];
-    let subset = instance_set::run(
-        &set,
-        Some(&only),
-        &goal,
-        &results,
-        solve,
-        &mut Vec::new(),
-        &mut Vec::new(),
-    )
-    .unwrap();
+    let subset = quiet(Some(&only)).unwrap();
     assert_eq!(
         (subset.skipped, subset.solved.len(), subset.failed.len()),
         (1, 0, 1)
     );
     assert_eq!(searched.get(), 8);
     let unknown = ["i0".to_string(), "i9".to_string()];
-    let refused = instance_set::run(
-        &set,
-        Some(&unknown),
-        &goal,
-        &results,
-        solve,
-        &mut Vec::new(),
-        &mut Vec::new(),
-    );
+    let refused = quiet(Some(&unknown));
     assert!(
         matches!(&refused, Err(SetError::UnknownId { id }) if id == "i9"),
         "{refused:?}"
@@ -145,15 +131,7 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         .collect();
     let tampered = written.replacen(first_line, &format!("{head}\t{flipped}"), 1);
     std::fs::write(&results, tampered).unwrap();
-    let refused = instance_set::run(
-        &set,
-        None,
-        &goal,
-        &results,
-        solve,
-        &mut Vec::new(),
-        &mut Vec::new(),
-    );
+    let refused = quiet(None);
     assert!(
         matches!(refused, Err(SetError::BadResult { line: 1, .. })),
         "{refused:?}"
