@@ -184,16 +184,9 @@ fn bench(c: &mut Criterion) {
     group_cli.finish();
 }
 
+/// As the report prints counts.
 fn group(value: usize) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    npuzzle::digits::grouped(&value.to_string())
 }
 
 criterion_group!(benches, bench);

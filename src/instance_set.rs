@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::answer::{How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
+use crate::digits::grouped;
 use crate::guarantee::Guarantee;
 use crate::metric::Metric;
 use crate::search::{Algorithm, Outcome, SearchResult};
@@ -622,7 +623,7 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
     let length = |l: Option<u32>| l.map_or_else(|| "?".to_string(), |l| l.to_string());
     for instance in &order {
         let published = instance.extra.last().copied();
-        let shown = published.map_or_else(String::new, |p| grouped(p.to_string()));
+        let shown = published.map_or_else(String::new, |p| grouped(&p.to_string()));
         match finished.iter().find(|f| f.id == instance.id) {
             Some(f) => {
                 let differs = if instance.published.is_some_and(|p| p != f.length) {
@@ -637,8 +638,8 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
                     instance.id,
                     f.length,
                     length(instance.published),
-                    grouped(f.nodes.to_string()),
-                    grouped(format!("{:.0}", f.seconds)),
+                    grouped(&f.nodes.to_string()),
+                    grouped(&format!("{:.0}", f.seconds)),
                     rate(f.nodes, f.seconds)
                 );
                 solved += 1;
@@ -663,24 +664,12 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
         out,
         "| {solved} of {} solved | | {} | {} | {} | {} | {} |",
         set.len(),
-        grouped(nodes.to_string()),
-        grouped(published_nodes.to_string()),
+        grouped(&nodes.to_string()),
+        grouped(&published_nodes.to_string()),
         ratio(compared, published_nodes),
-        grouped(format!("{seconds:.0}")),
+        grouped(&format!("{seconds:.0}")),
         rate(nodes, seconds)
     );
-    out
-}
-
-/// A whole number's `digits` with a comma between groups of three: `1,234,567`.
-fn grouped(digits: String) -> String {
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
     out
 }
 

@@ -87,6 +87,7 @@
 
 pub mod answer;
 mod board;
+pub mod digits;
 mod error;
 pub mod generate;
 mod guarantee;

@@ -323,15 +323,7 @@ fn describe(outcome: &Outcome) -> String {
     text
 }
 
-/// A count with thousands separators: `1,234,567`.
+/// A count with thousands separators: `1,234,567` (negative values as 0).
 pub(super) fn group(value: f64) -> String {
-    let digits = format!("{:.0}", value.max(0.0));
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    npuzzle::digits::grouped(&format!("{:.0}", value.max(0.0)))
 }
