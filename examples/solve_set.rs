@@ -248,8 +248,10 @@ fn run() -> Result<ExitCode, String> {
         &goal,
         &results,
         solve,
-        &mut std::io::stdout(),
-        &mut std::io::stderr(),
+        |_, outcome| match outcome {
+            Ok(finished) => println!("{}", finished.progress_line()),
+            Err(e) => eprintln!("error: {e}"),
+        },
     )
     .map_err(|e| e.to_string())?;
     let nodes: u64 = summary.solved.iter().map(|f| f.nodes).sum();

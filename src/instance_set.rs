@@ -44,6 +44,15 @@ pub struct Instance {
     pub extra: Vec<u64>,
 }
 
+impl Instance {
+    /// The line's last number after the length: in Korf's files the published count of nodes
+    /// generated, which orders a set easiest first.
+    #[must_use]
+    pub fn published_nodes(&self) -> Option<u64> {
+        self.extra.last().copied()
+    }
+}
+
 /// A finished instance: a line of a results file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finished {
@@ -57,6 +66,40 @@ pub struct Finished {
     pub seconds: f64,
     /// The solution, as `U D L R` letters.
     pub moves: String,
+}
+
+impl Finished {
+    /// Nodes generated a second (0 for no time).
+    #[must_use]
+    pub fn rate(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.nodes as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// The line a run prints as it finishes this instance: the id, the length, the nodes, the
+    /// seconds and the node rate, tab-separated and labelled (the results file's line, by
+    /// [`Display`](fmt::Display), carries the moves instead of the rate).
+    ///
+    /// ```
+    /// use npuzzle::instance_set::Finished;
+    /// let f = Finished { id: "a".into(), length: 1, nodes: 3_000_000, seconds: 2.0, moves: "R".into() };
+    /// assert_eq!(f.progress_line(), "a\tlength 1\t3000000 nodes\t2.00 s\t1.5 M nodes/s");
+    /// assert_eq!(f.to_string(), "a\t1\t3000000\t2.000\tR");
+    /// ```
+    #[must_use]
+    pub fn progress_line(&self) -> String {
+        format!(
+            "{}\tlength {}\t{} nodes\t{:.2} s\t{:.1} M nodes/s",
+            self.id,
+            self.length,
+            self.nodes,
+            self.seconds,
+            self.rate() / 1e6
+        )
+    }
 }
 
 impl fmt::Display for Finished {
@@ -209,7 +252,7 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
 /// Puts `set` in order of each instance's last number, smallest first (in Korf's files the
 /// published node count: easiest first), instances without one last; stable otherwise.
 pub fn sort_easiest_first(set: &mut [Instance]) {
-    set.sort_by_key(|i| i.extra.last().copied().unwrap_or(u64::MAX));
+    set.sort_by_key(|i| i.published_nodes().unwrap_or(u64::MAX));
 }
 
 /// Reads a results file and checks every line against `set`: a known id, the solution's
@@ -318,8 +361,9 @@ pub struct Summary {
 /// the results file at `results` (created if missing), in `set`'s order, with `solve`; checks
 /// each solution by replay against the goal and the published length and appends it at once.
 /// An instance that fails (a search that gives up, a length other than the published one) is
-/// reported in the summary and as a line on `errors`, not appended, and the run goes on.
-/// `report` gets one line per instance solved.
+/// reported in the summary, not appended, and the run goes on. `observe` sees each instance
+/// searched as it ends, with its outcome, solved or failed (instances finished before are not searched and not
+/// shown): the caller prints it, as text or as data.
 ///
 /// `set` is the whole instance file even when `only` names a few: the results file is checked
 /// against all of it, so one results file serves runs over different subsets.
@@ -334,8 +378,7 @@ pub fn run(
     goal: &State,
     results: &Path,
     mut solve: impl FnMut(&Instance) -> Result<SearchResult, String>,
-    report: &mut dyn Write,
-    errors: &mut dyn Write,
+    mut observe: impl FnMut(&Instance, &Result<Finished, SetError>),
 ) -> Result<Summary, SetError> {
     if let Some(id) = only
         .unwrap_or_default()
@@ -374,12 +417,12 @@ pub fn run(
         let result = match solve(instance) {
             Ok(result) => result,
             Err(why) => {
-                let e = SetError::Unsolved {
+                let failed = Err(SetError::Unsolved {
                     id: instance.id.clone(),
                     why,
-                };
-                let _ = writeln!(errors, "error: {e}");
-                summary.failed.push(e);
+                });
+                observe(instance, &failed);
+                summary.failed.extend(failed.err());
                 continue;
             }
         };
@@ -408,28 +451,17 @@ pub fn run(
                 why: format!("checkpoint refused: {error}"),
             }),
         };
+        if let Ok(finished) = &outcome {
+            // One write for the whole line: runs appending to one file at once keep their
+            // lines whole.
+            file.write_all(format!("{finished}\n").as_bytes())
+                .map_err(io)?;
+            file.flush().map_err(io)?;
+        }
+        observe(instance, &outcome);
         match outcome {
-            Ok(finished) => {
-                // One write for the whole line: runs appending to one file at once keep
-                // their lines whole.
-                file.write_all(format!("{finished}\n").as_bytes())
-                    .map_err(io)?;
-                file.flush().map_err(io)?;
-                let _ = writeln!(
-                    report,
-                    "{}\tlength {}\t{} nodes\t{:.2} s\t{:.1} M nodes/s",
-                    finished.id,
-                    finished.length,
-                    finished.nodes,
-                    finished.seconds,
-                    finished.nodes as f64 / finished.seconds.max(1e-9) / 1e6
-                );
-                summary.solved.push(finished);
-            }
-            Err(e) => {
-                let _ = writeln!(errors, "error: {e}");
-                summary.failed.push(e);
-            }
+            Ok(finished) => summary.solved.push(finished),
+            Err(e) => summary.failed.push(e),
         }
     }
     Ok(summary)
@@ -585,6 +617,30 @@ fn save_seconds(path: &Path, seconds: Duration) {
     let _ = write_atomic(path, format!("{:.3}\n", seconds.as_secs_f64()).as_bytes());
 }
 
+/// One instance of a set and, once it is finished, its results line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress<'a> {
+    /// The instance.
+    pub instance: &'a Instance,
+    /// Its results line, if it is finished.
+    pub finished: Option<&'a Finished>,
+}
+
+/// Each instance of `set` with its line of `finished` if it has one, easiest first (by
+/// [`sort_easiest_first`]): the rows of [`progress_table`], as data.
+#[must_use]
+pub fn progress<'a>(set: &'a [Instance], finished: &'a [Finished]) -> Vec<Progress<'a>> {
+    let mut rows: Vec<Progress<'a>> = set
+        .iter()
+        .map(|instance| Progress {
+            instance,
+            finished: finished.iter().find(|f| f.id == instance.id),
+        })
+        .collect();
+    rows.sort_by_key(|row| row.instance.published_nodes().unwrap_or(u64::MAX));
+    rows
+}
+
 /// The per-instance table of a set's progress, in Markdown, as BENCHMARKS.md holds it for
 /// Korf and Felner's fifty: one row per instance of `set`, easiest first by its last column
 /// (the published node count in Korf's files; rows without one go last), with the finished
@@ -611,8 +667,6 @@ fn save_seconds(path: &Path, seconds: Duration) {
 #[must_use]
 pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
     use fmt::Write as _;
-    let mut order = set.to_vec();
-    sort_easiest_first(&mut order);
     let mut out = String::from(
         "| id | length (published) | nodes generated | published nodes | ratio | seconds | node rate |\n\
          | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
@@ -621,10 +675,10 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
     // The ratio compares the instances that have a published count.
     let (mut compared, mut published_nodes) = (0u64, 0u64);
     let length = |l: Option<u32>| l.map_or_else(|| "?".to_string(), |l| l.to_string());
-    for instance in &order {
-        let published = instance.extra.last().copied();
+    for Progress { instance, finished } in progress(set, finished) {
+        let published = instance.published_nodes();
         let shown = published.map_or_else(String::new, |p| grouped(&p.to_string()));
-        match finished.iter().find(|f| f.id == instance.id) {
+        match finished {
             Some(f) => {
                 let differs = if instance.published.is_some_and(|p| p != f.length) {
                     " **differs**"

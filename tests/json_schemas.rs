@@ -198,6 +198,51 @@ fn every_commands_json_validates_against_its_schema() {
     );
     assert!(rows[0]["distance"].is_null());
     assert!(rows[3..].iter().any(|r| r["distance"] == "unsolvable"));
+
+    // solve-set: an instance solved, one failed (unsolvable), then the report with one of
+    // each and one not yet tried.
+    let set = d.join("set.txt");
+    std::fs::write(
+        &set,
+        "a 1 2 3 4 5 6 7 0 8 1 10\nu 2 1 3 4 5 6 7 8 0 5 20\nz 1 2 3 4 5 0 7 8 6 1 30\n",
+    )
+    .unwrap();
+    let results = d.join("results.txt");
+    let (set, results) = (set.to_str().unwrap(), results.to_str().unwrap());
+    let solving = [
+        "solve-set",
+        set,
+        "--board",
+        "3x3",
+        "--results",
+        results,
+        "-f",
+        "json",
+    ];
+    let rows = check(
+        "solve-set",
+        &[
+            run(d, &[&solving[..], &["--only", "a,u"]].concat(), ""),
+            run(d, &[&solving[..], &["--report"]].concat(), ""),
+        ]
+        .concat(),
+    );
+    let solved: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["solved"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        solved,
+        [
+            ("a", true),
+            ("u", false),
+            ("a", true),
+            ("u", false),
+            ("z", false)
+        ]
+    );
+    assert!(rows[1]["error"].as_str().unwrap().contains("unsolvable"));
+    assert!(rows[4]["error"].is_null());
 }
 
 #[test]
@@ -238,6 +283,16 @@ fn every_schema_is_a_valid_draft_2020_12_schema() {
     names.sort();
     assert_eq!(
         names,
-        ["batch", "check", "compare", "distance", "sample", "solve", "stats", "verify"]
+        [
+            "batch",
+            "check",
+            "compare",
+            "distance",
+            "sample",
+            "solve",
+            "solve-set",
+            "stats",
+            "verify"
+        ]
     );
 }

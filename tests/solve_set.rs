@@ -50,9 +50,12 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
             Limits::default(),
         ))
     };
-    let (mut report, mut errors) = (Vec::new(), Vec::new());
-    let first =
-        instance_set::run(&set, None, &goal, &results, solve, &mut report, &mut errors).unwrap();
+    // What the run shows as each instance ends: its id and the outcome, in order.
+    let mut seen = Vec::new();
+    let observe = |instance: &instance_set::Instance, outcome: &Result<_, SetError>| {
+        seen.push((instance.id.clone(), outcome.clone()));
+    };
+    let first = instance_set::run(&set, None, &goal, &results, solve, observe).unwrap();
     assert_eq!((first.skipped, first.solved.len()), (0, 5));
     assert_eq!(first.failed.len(), 1);
     assert!(
@@ -60,14 +63,18 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
         "{:?}",
         first.failed
     );
-    let (report, errors) = (
-        String::from_utf8(report).unwrap(),
-        String::from_utf8(errors).unwrap(),
+    // Each instance searched is shown once, in the set's order, with what the summary holds.
+    let ids: Vec<&str> = seen.iter().map(|(id, _)| id.as_str()).collect();
+    let in_order: Vec<&str> = set.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(ids, in_order);
+    let shown_solved: Vec<_> = seen.iter().filter_map(|(_, o)| o.clone().ok()).collect();
+    assert_eq!(shown_solved, first.solved);
+    let shown_failed: Vec<_> = seen.iter().filter_map(|(_, o)| o.clone().err()).collect();
+    assert_eq!(shown_failed, first.failed);
+    assert!(
+        matches!(&seen[3], (id, Err(SetError::Mismatch { .. })) if id == "i3"),
+        "{seen:?}"
     );
-    assert_eq!(errors.trim_end(), format!("error: {}", first.failed[0]));
-    assert!(errors.starts_with("error: instance i3"), "{errors}");
-    assert_eq!(report.lines().count(), 5, "{report}");
-    assert!(!report.contains("i3"), "{report}");
     let written = std::fs::read_to_string(&results).unwrap();
     assert_eq!(written.lines().count(), 5);
     assert!(!written.contains("i3\t"));
@@ -78,18 +85,9 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     }
     assert_eq!(searched.get(), 6);
 
-    // The same run, its report and errors not read.
-    let quiet = |only: Option<&[String]>| {
-        instance_set::run(
-            &set,
-            only,
-            &goal,
-            &results,
-            solve,
-            &mut Vec::new(),
-            &mut Vec::new(),
-        )
-    };
+    // The same run, its outcomes not shown.
+    let quiet =
+        |only: Option<&[String]>| instance_set::run(&set, only, &goal, &results, solve, |_, _| {});
     // A restart searches only the unfinished instance (which fails again).
     let again = quiet(None).unwrap();
     assert_eq!(
@@ -180,15 +178,9 @@ fn a_solver_refusing_one_instance_leaves_the_others_solved() {
         ))
     };
     let mut errors = Vec::new();
-    let summary = instance_set::run(
-        &set,
-        None,
-        &goal,
-        &results,
-        solve,
-        &mut Vec::new(),
-        &mut errors,
-    )
+    let summary = instance_set::run(&set, None, &goal, &results, solve, |_, outcome| {
+        errors.extend(outcome.clone().err());
+    })
     .unwrap();
     assert_eq!(summary.solved.len(), 2);
     assert!(
@@ -196,9 +188,7 @@ fn a_solver_refusing_one_instance_leaves_the_others_solved() {
         "{:?}",
         summary.failed
     );
-    assert!(String::from_utf8(errors)
-        .unwrap()
-        .contains("no search for b"));
+    assert_eq!(errors, summary.failed);
     let written = std::fs::read_to_string(&results).unwrap();
     let ids: Vec<&str> = written
         .lines()

@@ -3,7 +3,8 @@
 //! skips them; `--only` shares the file and refuses an unknown id; `--report` prints the
 //! library's table; a tampered line, a missing board and an unreadable file exit 2 with one
 //! line; an unsolvable instance exits 1 and is not appended; a checkpoint directory resumes an
-//! instance that gave up and counts the seconds of every run.
+//! instance that gave up and counts the seconds of every run; `-f json` gives the same as
+//! records.
 
 mod common;
 
@@ -153,6 +154,94 @@ fn a_set_is_solved_checked_appended_and_skipped_on_restart() {
         tampered.stderr()
     );
     assert!(tampered.stderr().contains("results file line 1"));
+}
+
+/// `-f json`: one record per instance searched, each solved one what its results line holds
+/// (nodes, seconds to the line's precision, moves), the failed one with its error; the report
+/// in JSON is the text table's rows as data, easiest first.
+#[test]
+fn json_records_are_the_results_lines_and_the_report_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let results = dir.path().join("results.txt");
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let args = [
+        file.to_str().unwrap(),
+        "--board",
+        "3x3",
+        "--results",
+        results.to_str().unwrap(),
+        "-f",
+        "json",
+    ];
+    let records = |run: &common::Run| -> Vec<serde_json::Value> {
+        run.stdout()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let solving = solve_set(dir.path(), &[&args[..], &["--only", "c,u,a"]].concat());
+    assert_eq!(solving.code(), Some(1), "{}", solving.stderr());
+    let rows = records(&solving);
+    let finished =
+        instance_set::parse_results(&std::fs::read_to_string(&results).unwrap(), &set, &goal)
+            .unwrap();
+    assert_eq!(finished.len(), 2);
+    // In the file's order, the ids asked for only.
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["a", "c", "u"]);
+    for (row, line) in rows.iter().zip(&finished) {
+        let instance = set.iter().find(|i| i.id == line.id).unwrap();
+        assert_eq!(row["solved"], true);
+        assert_eq!(row["length"], line.length);
+        assert_eq!(row["published"], instance.published.unwrap());
+        assert_eq!(row["published_nodes"], instance.published_nodes().unwrap());
+        assert_eq!(row["nodes"], line.nodes);
+        assert!(
+            (row["seconds"].as_f64().unwrap() - line.seconds).abs() < 1e-3,
+            "{row}"
+        );
+        assert_eq!(row["moves"], line.moves.as_str());
+        assert!(row["error"].is_null());
+    }
+    assert_eq!(rows[2]["solved"], false);
+    assert_eq!(rows[2]["published"], 5);
+    assert!(rows[2]["moves"].is_null() && rows[2]["length"].is_null());
+    assert_eq!(
+        rows[2]["error"], "instance u: not solved (unsolvable)",
+        "{}",
+        rows[2]
+    );
+    // Failures are records in JSON, not stderr lines; the count stays on stderr.
+    assert!(!solving.stderr().contains("error:"), "{}", solving.stderr());
+    assert!(solving
+        .stderr()
+        .contains("0 finished before, 2 solved now, 1 failed"));
+
+    let report = solve_set(dir.path(), &[&args[..], &["--report"]].concat());
+    assert_eq!(report.code(), Some(0), "{}", report.stderr());
+    let rows = records(&report);
+    let expected: Vec<(&str, bool)> = instance_set::progress(&set, &finished)
+        .iter()
+        .map(|p| (p.instance.id.as_str(), p.finished.is_some()))
+        .collect();
+    let got: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["solved"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(got[0], ("u", false), "easiest first");
+    assert_eq!(got.iter().filter(|(_, solved)| *solved).count(), 2);
+    // The text table has the same rows in the same order (two header lines, a total).
+    let table = solve_set(dir.path(), &[&args[..5], &["--report"]].concat()).stdout();
+    let table_ids: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take(set.len())
+        .map(|l| l.split(" | ").next().unwrap().trim_start_matches("| "))
+        .collect();
+    let json_ids: Vec<&str> = got.iter().map(|(id, _)| *id).collect();
+    assert_eq!(table_ids, json_ids);
 }
 
 #[test]

@@ -310,8 +310,23 @@ pub struct SolveSetArgs {
     #[arg(long)]
     pub report: bool,
 
+    /// Output form
+    #[arg(long, short, value_enum, default_value_t = SolveSetFormat::Text)]
+    pub format: SolveSetFormat,
+
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+/// Output forms of `solve-set`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SolveSetFormat {
+    /// A line per instance as it is solved (failures on stderr); with --report, a Markdown table
+    #[default]
+    Text,
+    /// One JSON object per instance searched (with --report: per instance of the set): id,
+    /// published, published_nodes, solved, length, nodes, seconds, nodes_per_second, moves, error
+    Json,
 }
 
 /// How to answer: from the table or by which search.

@@ -98,6 +98,11 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "npuzzle solve-set korf100.txt --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --results r.txt --report",
                 "The progress as a table: lengths, nodes and seconds against the published ones.",
             ),
+            (
+                "npuzzle solve-set korf100.txt --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --results r.txt --report -f json",
+                "The same as one JSON object per instance (solved or not, length, nodes, \
+                 seconds, moves), for a script.",
+            ),
         ],
     ),
     (

@@ -4,10 +4,10 @@
 
 use std::io::{self, Write};
 
-use npuzzle::instance_set::{self, Instance};
+use npuzzle::instance_set::{self, Finished, Instance, SetError};
 use npuzzle::Board;
 
-use super::args::SolveSetArgs;
+use super::args::{SolveSetArgs, SolveSetFormat};
 use super::input::{board_option, goal_of};
 use super::search::how;
 use super::search_progress;
@@ -17,6 +17,7 @@ use super::{CommandResult, Context, Failure};
 pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     let goal = goal_of(args.goal.goal.as_deref(), board(args)?)?;
     let set = instances(args, goal.board())?;
+    let json = args.format == SolveSetFormat::Json;
     if args.report {
         let done = match std::fs::read_to_string(&args.results) {
             Ok(text) => instance_set::parse_results(&text, &set, &goal)
@@ -24,11 +25,14 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(unreadable(&args.results, &e)),
         };
-        write!(
-            io::stdout().lock(),
-            "{}",
-            instance_set::progress_table(&set, &done)
-        )?;
+        let mut out = io::stdout().lock();
+        if json {
+            for row in instance_set::progress(&set, &done) {
+                write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))?;
+            }
+        } else {
+            write!(out, "{}", instance_set::progress_table(&set, &done))?;
+        }
         return Ok(());
     }
     let how = how(&args.search, goal.board(), context)?;
@@ -45,17 +49,24 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
         search_progress::clear();
         result
     };
+    // Each instance's line as it ends: text (failures on stderr) or a JSON record on stdout.
+    // A write that fails (a closed pipe) loses the line on screen, not the results file's.
+    let observe = |instance: &Instance, outcome: &Result<Finished, SetError>| {
+        let mut out = io::stdout().lock();
+        match (json, outcome) {
+            (true, outcome) => {
+                let record = InstanceJson::new(instance, outcome.as_ref().map(Some));
+                let _ = write_json(&mut out, &record);
+            }
+            (false, Ok(finished)) => {
+                let _ = writeln!(out, "{}", finished.progress_line());
+            }
+            (false, Err(e)) => eprintln!("error: {e}"),
+        }
+    };
     let only = (!args.only.is_empty()).then_some(args.only.as_slice());
-    let summary = instance_set::run(
-        &set,
-        only,
-        &goal,
-        &args.results,
-        solve,
-        &mut io::stdout().lock(),
-        &mut io::stderr().lock(),
-    )
-    .map_err(|e| Failure::usage(e.to_string()))?;
+    let summary = instance_set::run(&set, only, &goal, &args.results, solve, observe)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     eprintln!(
         "npuzzle: {} finished before, {} solved now, {} failed",
         summary.skipped,
@@ -92,6 +103,57 @@ fn instances(args: &SolveSetArgs, board: Board) -> Result<Vec<Instance>, Failure
         instance_set::sort_easiest_first(&mut set);
     }
     Ok(set)
+}
+
+/// One instance of `solve-set -f json` (schema: docs/json/solve-set.schema.json): what the
+/// instance file publishes, and what was found (searched now, or with `--report` read from the
+/// results file); every key present, `null` where there is no value.
+#[derive(serde::Serialize)]
+struct InstanceJson<'a> {
+    /// The instance's id.
+    id: &'a str,
+    /// The published optimal length, if the instance file gives one.
+    published: Option<u32>,
+    /// The line's last number (Korf's files: the published nodes generated).
+    published_nodes: Option<u64>,
+    /// Whether it is solved (checked against the goal and the published length).
+    solved: bool,
+    /// The solution's length.
+    length: Option<u32>,
+    /// Nodes generated.
+    nodes: Option<u64>,
+    /// Seconds of search, over every run of a resumed instance.
+    seconds: Option<f64>,
+    /// Nodes generated a second.
+    nodes_per_second: Option<f64>,
+    /// The solution as `U D L R` letters.
+    moves: Option<&'a str>,
+    /// Why the instance failed (a search that gave up, a length other than the published).
+    error: Option<String>,
+}
+
+impl<'a> InstanceJson<'a> {
+    /// The record of `instance`, finished or not (`Ok`), or failed now (`Err`).
+    fn new(instance: &'a Instance, found: Result<Option<&'a Finished>, &SetError>) -> Self {
+        let finished = found.as_ref().ok().copied().flatten();
+        InstanceJson {
+            id: &instance.id,
+            published: instance.published,
+            published_nodes: instance.published_nodes(),
+            solved: finished.is_some(),
+            length: finished.map(|f| f.length),
+            nodes: finished.map(|f| f.nodes),
+            seconds: finished.map(|f| f.seconds),
+            nodes_per_second: finished.map(Finished::rate),
+            moves: finished.map(|f| f.moves.as_str()),
+            error: found.err().map(ToString::to_string),
+        }
+    }
+}
+
+fn write_json(out: &mut impl Write, record: &InstanceJson<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record).map_err(io::Error::from)?;
+    writeln!(out)
 }
 
 fn unreadable(path: &std::path::Path, error: &io::Error) -> Failure {
