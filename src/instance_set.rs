@@ -2,16 +2,23 @@
 //! runner behind `examples/solve_set.rs` (Korf and Felner's fifty 24-puzzles take hours).
 //!
 //! An *instance file* has one instance a line: an id, the start's tiles row-major (`0` the
-//! blank), then optionally the published optimal length and any further columns (ignored);
-//! `#` lines are comments. That is the layout of `data/korf100.txt` and
-//! `data/korf50_24.txt`.
+//! blank), then optionally the published optimal length and further counts (the last one, in
+//! Korf's files the published nodes, orders a set easiest first); `#` lines are comments.
+//! That is the layout of `data/korf100.txt` and `data/korf50_24.txt`.
 //!
 //! A *results file* has one finished instance a line, tab-separated: the id, the length, the
 //! nodes generated, the seconds, and the solution as one string of `U D L R`. A line is
 //! appended (and flushed) as soon as its instance is solved and checked, so a killed run
 //! loses at most the instance in progress; a restart reads the file, replays every line's
 //! solution (a line that does not reach the goal at its length is an error, not skipped), and
-//! solves only the instances not in it.
+//! solves only the instances not in it. A last line cut short (a kill during the write, a
+//! full disk) is removed and its instance solved again; a line that cannot be written is
+//! quoted whole in the error, so no answer is lost.
+//!
+//! What a line proves: its moves are legal and reach the goal in its length, and that length
+//! is the published optimum where the instance file gives one. For an instance without a
+//! published length, the line's optimality rests on the run that wrote it (this runner only
+//! appends optimal searches' answers); a line merged from elsewhere is checked by replay only.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -191,7 +198,7 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
     let n = board.cells();
     let mut seen = HashSet::new();
     let mut set = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in without_bom(text).lines().enumerate() {
         let line_no = i + 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -222,9 +229,18 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
         };
         let extra = words
             .iter()
+            .enumerate()
             .skip(n + 2)
-            .filter_map(|w| w.parse().ok())
-            .collect();
+            .map(|(column, w)| {
+                whole_number(w).ok_or_else(|| {
+                    bad(format!(
+                        "column {}: `{w}` is not a number (the columns after the length are \
+                         counts, such as the published nodes)",
+                        column + 1
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
         let id = words[0].to_string();
         if id.starts_with('.')
             || !id
@@ -234,6 +250,12 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
             // An id names the instance's checkpoint file: no path, nothing hidden.
             return Err(bad(format!(
                 "id `{id}`: an id is letters, digits, `-`, `_` and `.` (not first)"
+            )));
+        }
+        if id.len() > MAX_ID_LEN {
+            return Err(bad(format!(
+                "id `{}...`: longer than {MAX_ID_LEN} characters (an id names files)",
+                &id[..16]
             )));
         }
         if !seen.insert(id.clone()) {
@@ -267,43 +289,142 @@ pub fn parse_results(
     goal: &State,
 ) -> Result<Vec<Finished>, SetError> {
     let mut finished = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |why: String| SetError::BadResult { line: line_no, why };
-        let words: Vec<&str> = line.split('\t').collect();
-        if words.len() != 5 {
-            return Err(bad(format!(
-                "expected 5 tab-separated fields (id, length, nodes, seconds, moves), found {}",
-                words.len()
-            )));
-        }
-        let number = |w: &str, what: &str| {
-            w.parse::<u64>()
-                .map_err(|_| bad(format!("`{w}` is not a {what}")))
-        };
-        let entry = Finished {
-            id: words[0].to_string(),
-            length: u32::try_from(number(words[1], "length")?)
-                .map_err(|_| bad(format!("`{}` is not a length", words[1])))?,
-            nodes: number(words[2], "node count")?,
-            seconds: words[3]
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| bad(format!("`{}` is not a number of seconds", words[3])))?,
-            moves: words[4].to_string(),
-        };
-        let instance = set
-            .iter()
-            .find(|s| s.id == entry.id)
-            .ok_or_else(|| bad(format!("id {} is not in the instance file", entry.id)))?;
-        check_moves(instance, &entry.moves, entry.length, goal).map_err(|e| bad(e.to_string()))?;
-        finished.push(entry);
+    for (i, line) in without_bom(text).lines().enumerate() {
+        finished.extend(parse_result_line(i + 1, line, set, goal)?);
     }
     Ok(finished)
+}
+
+/// Line `line_no` of a results file, checked as [`parse_results`] says; `None` for a blank or
+/// comment line.
+fn parse_result_line(
+    line_no: usize,
+    line: &str,
+    set: &[Instance],
+    goal: &State,
+) -> Result<Option<Finished>, SetError> {
+    if line.trim().is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let bad = |why: String| SetError::BadResult { line: line_no, why };
+    let words: Vec<&str> = line.split('\t').collect();
+    if words.len() != 5 {
+        return Err(bad(format!(
+            "expected 5 tab-separated fields (id, length, nodes, seconds, moves), found {}",
+            words.len()
+        )));
+    }
+    let number =
+        |w: &str, what: &str| whole_number(w).ok_or_else(|| bad(format!("`{w}` is not a {what}")));
+    let entry = Finished {
+        id: words[0].to_string(),
+        length: u32::try_from(number(words[1], "length")?)
+            .map_err(|_| bad(format!("`{}` is not a length", words[1])))?,
+        nodes: number(words[2], "node count")?,
+        seconds: words[3]
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| bad(format!("`{}` is not a number of seconds", words[3])))?,
+        moves: words[4].to_string(),
+    };
+    let instance = set
+        .iter()
+        .find(|s| s.id == entry.id)
+        .ok_or_else(|| bad(format!("id {} is not in the instance file", entry.id)))?;
+    check_moves(instance, &entry.moves, entry.length, goal).map_err(|e| bad(e.to_string()))?;
+    Ok(Some(entry))
+}
+
+/// A results file as [`run`] reads it before appending: the finished lines, and a last line
+/// cut short (no end of line, and it does not check: a write stopped by a kill or a full
+/// disk), which [`run`] removes so that the instance is solved again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResultsFile {
+    /// Every line that checks.
+    pub finished: Vec<Finished>,
+    /// The cut last line: its number and text.
+    pub cut: Option<(usize, String)>,
+    /// The length of the file without the cut line (the whole file without one).
+    keep: usize,
+    /// Whether the file ends in a line that checks but has no end of line.
+    unended: bool,
+}
+
+/// Reads the results file at `path` (none yet is an empty one), at most [`MAX_FILE_BYTES`],
+/// and checks it as [`parse_results`] does, except that a last line without its end of line
+/// that does not check is set apart in [`ResultsFile::cut`] instead of refused.
+///
+/// # Errors
+/// [`SetError::Io`] for a file that cannot be read, is not text or is too large;
+/// [`SetError::BadResult`] naming the first other line that does not check.
+pub fn read_results(path: &Path, set: &[Instance], goal: &State) -> Result<ResultsFile, SetError> {
+    let text = match read_text(path) {
+        Err(SetError::Io(_)) if !path.exists() => String::new(),
+        read => read?,
+    };
+    let whole = text.rfind('\n').map_or(0, |end| end + 1);
+    let (complete, tail) = text.split_at(whole);
+    let mut file = ResultsFile {
+        finished: parse_results(complete, set, goal)?,
+        cut: None,
+        keep: text.len(),
+        unended: false,
+    };
+    if !tail.is_empty() {
+        let line_no = complete.lines().count() + 1;
+        match parse_result_line(line_no, without_bom(tail), set, goal) {
+            Ok(entry) => {
+                file.finished.extend(entry);
+                file.unended = true;
+            }
+            Err(_) => {
+                file.cut = Some((line_no, tail.to_string()));
+                file.keep = whole;
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// The most bytes an instance or results file may hold (a million 24-puzzle results lines is
+/// about 150 MB): a file that never ends (`/dev/zero`) is refused, not read into memory.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The longest id: an id names two files (`ID.checkpoint`, `ID.seconds`), within every file
+/// system's 255 bytes.
+const MAX_ID_LEN: usize = 100;
+
+/// The text of the file at `path`, at most [`MAX_FILE_BYTES`].
+///
+/// # Errors
+/// [`SetError::Io`] naming the file: unreadable, not UTF-8, or larger than the cap.
+pub fn read_text(path: &Path) -> Result<String, SetError> {
+    use std::io::Read as _;
+    let io = |why: String| SetError::Io(format!("{}: {why}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io(format!("larger than {} MiB", MAX_FILE_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))
+}
+
+/// `text` without a leading byte-order mark (an editor's, invisible in error messages).
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// A count written as decimal digits only (no sign, no spaces), as a results file and an
+/// instance file's columns hold them.
+fn whole_number(word: &str) -> Option<u64> {
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    word.parse().ok()
 }
 
 /// Replays `letters` from `instance`'s start: they must be legal, reach `goal`, number
@@ -320,7 +441,12 @@ fn check_moves(
     };
     let moves: Vec<Move> = letters
         .chars()
-        .map(|c| Move::from_letter(c).ok_or_else(|| mismatch(format!("`{c}` is not a move"))))
+        .map(|c| {
+            Some(c)
+                .filter(|c| matches!(c, 'U' | 'D' | 'L' | 'R'))
+                .and_then(Move::from_letter)
+                .ok_or_else(|| mismatch(format!("`{c}` is not a move (U, D, L or R)")))
+        })
         .collect::<Result<_, _>>()?;
     let solution =
         Solution::from_moves(instance.start, moves).map_err(|e| mismatch(e.to_string()))?;
@@ -355,6 +481,9 @@ pub struct Summary {
     pub solved: Vec<Finished>,
     /// Instances that failed (not appended), with why.
     pub failed: Vec<SetError>,
+    /// The results file's last line, cut short and removed before appending (its number and
+    /// text; see [`read_results`]).
+    pub cut: Option<(usize, String)>,
 }
 
 /// Solves every instance of `set` (or, with `only`, those of the named ids) not finished in
@@ -389,28 +518,35 @@ pub fn run(
     }
     let chosen = |i: &Instance| only.is_none_or(|ids| ids.contains(&i.id));
     let io = |e: std::io::Error| SetError::Io(format!("{}: {e}", results.display()));
-    let text = match std::fs::read_to_string(results) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io(e)),
-    };
-    let done: HashSet<String> = parse_results(&text, set, goal)?
-        .into_iter()
-        .map(|f| f.id)
-        .collect();
+    let read = read_results(results, set, goal)?;
+    let done: HashSet<&str> = read.finished.iter().map(|f| f.id.as_str()).collect();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(results)
         .map_err(io)?;
-    if !text.is_empty() && !text.ends_with('\n') {
-        // A line cut by a kill: finish it so the next line starts clean (it is then refused
-        // on the next start, naming its line).
+    if let Some((_, cut)) = &read.cut {
+        // A line cut short by a kill or a full disk: it holds no answer, and the next line
+        // must start clean. Its instance is not done, so it is solved again. Not while
+        // another run is appending: a file that grew since it was read is left alone.
+        let read_len = (read.keep + cut.len()) as u64;
+        if file.metadata().map_err(io)?.len() != read_len {
+            return Err(SetError::Io(format!(
+                "{}: changed while it was read (another run appending?): start again",
+                results.display()
+            )));
+        }
+        file.set_len(read.keep as u64).map_err(io)?;
+    } else if read.unended {
+        // A complete last line without its end of line (written by hand): finish it.
         file.write_all(b"\n").map_err(io)?;
     }
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        cut: read.cut.clone(),
+        ..Summary::default()
+    };
     for instance in set.iter().filter(|i| chosen(i)) {
-        if done.contains(&instance.id) {
+        if done.contains(instance.id.as_str()) {
             summary.skipped += 1;
             continue;
         }
@@ -430,13 +566,22 @@ pub fn run(
             Outcome::Solved(solution) => {
                 let letters = solution.moves_string();
                 let length = u32::try_from(solution.len()).expect("fewer than 2^32 moves");
-                check_moves(instance, &letters, length, goal).map(|_| Finished {
-                    id: instance.id.clone(),
-                    length,
-                    nodes: result.generated,
-                    seconds: result.elapsed.as_secs_f64(),
-                    moves: letters,
-                })
+                // A solution that fails its check is reported with its moves: a search of hours
+                // is not thrown away over a published length that may be the wrong one.
+                match check_moves(instance, &letters, length, goal) {
+                    Ok(_) => Ok(Finished {
+                        id: instance.id.clone(),
+                        length,
+                        nodes: result.generated,
+                        seconds: result.elapsed.as_secs_f64(),
+                        moves: letters,
+                    }),
+                    Err(SetError::Mismatch { id, why }) => Err(SetError::Mismatch {
+                        id,
+                        why: format!("{why} (found {length} moves: {letters})"),
+                    }),
+                    Err(e) => Err(e),
+                }
             }
             Outcome::Unsolvable => Err(SetError::Unsolved {
                 id: instance.id.clone(),
@@ -454,9 +599,16 @@ pub fn run(
         if let Ok(finished) = &outcome {
             // One write for the whole line: runs appending to one file at once keep their
             // lines whole.
+            // A line that cannot be written is the error's text, so the answer is not lost.
+            let not_written = |e: std::io::Error| {
+                SetError::Io(format!(
+                    "{}: {e}; the line not written: {finished}",
+                    results.display()
+                ))
+            };
             file.write_all(format!("{finished}\n").as_bytes())
-                .map_err(io)?;
-            file.flush().map_err(io)?;
+                .map_err(not_written)?;
+            file.flush().map_err(not_written)?;
         }
         observe(instance, &outcome);
         match outcome {
@@ -535,8 +687,10 @@ pub fn oracle_solver<'a>(
 
 /// An instance's time over the runs that resume it from its checkpoint in a checkpoint
 /// directory: `DIR/ID.checkpoint` (the search's, [`Limits::checkpoint`]) and `DIR/ID.seconds`
-/// (the seconds of the runs before, kept up to date every ten seconds while it runs), so the
-/// results line of an instance that took several sittings counts all of them.
+/// (the seconds up to that checkpoint, brought up to date each time the search writes it), so
+/// the results line of an instance that took several sittings counts all of them. A run
+/// killed between two checkpoints loses the work since the last one, and its next run does
+/// that work again: the seconds count to the checkpoint, and the work is counted once.
 ///
 /// [`Limits::checkpoint`]: crate::search::Limits::checkpoint
 #[derive(Debug)]
@@ -570,13 +724,24 @@ impl RunClock {
             Duration::ZERO
         };
         let began = Instant::now();
+        let began_on_clock = std::time::SystemTime::now();
         let (stop, stopped) = mpsc::channel::<()>();
         let path = seconds.clone();
         let writer = std::thread::spawn(move || {
+            // The checkpoint's time of writing, once it is this run's: the seconds it stands
+            // for. A stat a second costs nothing beside a search.
+            let mut counted = None;
             while let Err(mpsc::RecvTimeoutError::Timeout) =
-                stopped.recv_timeout(Duration::from_secs(10))
+                stopped.recv_timeout(Duration::from_secs(1))
             {
-                save_seconds(&path, before + began.elapsed());
+                let written = std::fs::metadata(checkpoint)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|at| at.duration_since(began_on_clock).ok());
+                if written.is_some() && written != counted {
+                    counted = written;
+                    save_seconds(&path, before + written.unwrap_or_default());
+                }
             }
         });
         RunClock {

@@ -2,7 +2,8 @@
 //! lengths come from the exact table, every solution is checked and appended; an instance
 //! with a wrong published length is reported and not appended; a restart skips the finished
 //! lines and searches only the rest; a run over a subset (`only`) shares the results file;
-//! a tampered results line is refused, naming its line.
+//! a tampered results line is refused, naming its line, and a last line cut short by a kill
+//! is removed and its instance solved again.
 
 use std::cell::Cell;
 
@@ -10,7 +11,7 @@ use npuzzle::heuristic::LinearConflict;
 use npuzzle::instance_set::{self, SetError};
 use npuzzle::rng::SplitMix64;
 use npuzzle::search::{self, Algorithm, Limits};
-use npuzzle::{Board, How, Oracle, State};
+use npuzzle::{Board, How, Move, Oracle, Solution, State};
 
 #[test]
 fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
@@ -74,6 +75,21 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     assert!(
         matches!(&seen[3], (id, Err(SetError::Mismatch { .. })) if id == "i3"),
         "{seen:?}"
+    );
+    // The solution that failed its check is in the error, so the search is not lost: its
+    // moves replay from i3's start to the goal.
+    let SetError::Mismatch { why, .. } = &first.failed[0] else {
+        unreachable!()
+    };
+    let letters = why.rsplit(": ").next().unwrap().trim_end_matches(')');
+    let moves: Vec<_> = letters
+        .chars()
+        .map(|c| Move::from_letter(c).unwrap())
+        .collect();
+    assert_eq!(
+        Solution::from_moves(set[3].start, moves).unwrap().end(),
+        goal,
+        "{why}"
     );
     let written = std::fs::read_to_string(&results).unwrap();
     assert_eq!(written.lines().count(), 5);
@@ -207,6 +223,12 @@ fn ids_that_are_paths_and_seconds_that_are_not_durations_are_refused() {
         ("ok 1 2 3 4 5 6 7 8 0\n/tmp/x 1 2 3 4 5 6 7 8 0\n", 2),
         (".hidden 1 2 3 4 5 6 7 8 0\n", 1),
         ("a\\b 1 2 3 4 5 6 7 8 0\n", 1),
+        (&format!("{} 1 2 3 4 5 6 7 8 0\n", "i".repeat(101)), 1),
+        // The columns after the length are counts: a word there is refused, not skipped
+        // (skipping it made an earlier number the "last", and the order wrong).
+        ("a 1 2 3 4 5 6 7 8 0 0 12 x\n", 1),
+        ("a 1 2 3 4 5 6 7 8 0 0 99999999999999999999999\n", 1),
+        ("a 1 2 3 4 5 6 7 8 0 0 +5\n", 1),
     ] {
         let error = instance_set::parse_instances(text, board).unwrap_err();
         assert!(
@@ -225,4 +247,87 @@ fn ids_that_are_paths_and_seconds_that_are_not_durations_are_refused() {
         );
     }
     assert!(instance_set::parse_results("a\t1\t3\t0.5\tR\n", &set, &goal).is_ok());
+    // Counts are digits only and moves the capitals U D L R: what the runner writes.
+    for line in [
+        "a\t1\t+3\t0.5\tR\n",
+        "a\t+1\t3\t0.5\tR\n",
+        "a\t1\t3\t0.5\tr\n",
+    ] {
+        let error = instance_set::parse_results(line, &set, &goal).unwrap_err();
+        assert!(
+            matches!(error, SetError::BadResult { line: 1, .. }),
+            "{line:?}: {error:?}"
+        );
+    }
+    // An editor's byte-order mark is not part of the first id.
+    let with_bom = instance_set::parse_instances("\u{feff}a 1 2 3 4 5 6 7 0 8 1\n", board);
+    assert_eq!(with_bom.unwrap(), set);
+    let line = "\u{feff}a\t1\t3\t0.5\tR\n";
+    assert_eq!(
+        instance_set::parse_results(line, &set, &goal).unwrap()[0].id,
+        "a"
+    );
+}
+
+/// A last line cut short (no end of line, does not check) is set apart by `read_results` and
+/// removed by `run`, which solves its instance again; a complete last line without its end of
+/// line counts and is finished; a bad line elsewhere is still refused.
+#[test]
+fn a_cut_last_line_is_removed_and_its_instance_solved_again() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let set = instance_set::parse_instances(
+        "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\nc 1 2 3 4 5 0 7 8 6 1\n",
+        board,
+    )
+    .unwrap();
+    let h = LinearConflict::new(&goal);
+    let solve = |instance: &instance_set::Instance| {
+        Ok(search::run_with(
+            Algorithm::IdaStar,
+            &h,
+            &instance.start,
+            Limits::default(),
+        ))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    let run =
+        |only: Option<&[String]>| instance_set::run(&set, only, &goal, &results, solve, |_, _| {});
+
+    std::fs::write(&results, "a\t1\t3\t0.5\tR\nb\t2\t9\t0.").unwrap();
+    let read = instance_set::read_results(&results, &set, &goal).unwrap();
+    assert_eq!(read.finished.len(), 1);
+    assert_eq!(read.cut, Some((2, "b\t2\t9\t0.".to_string())));
+    let summary = run(None).unwrap();
+    assert_eq!(summary.cut, read.cut);
+    assert_eq!((summary.skipped, summary.solved.len()), (1, 2));
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert!(text.starts_with("a\t1\t3\t0.5\tR\nb\t2\t"), "{text:?}");
+    assert_eq!(
+        instance_set::parse_results(&text, &set, &goal)
+            .unwrap()
+            .len(),
+        3
+    );
+
+    // A whole last line without its end of line: kept, finished, not searched again.
+    std::fs::write(&results, "a\t1\t3\t0.5\tR").unwrap();
+    let summary = run(Some(&["a".to_string(), "c".to_string()])).unwrap();
+    assert_eq!(
+        (summary.skipped, summary.solved.len(), summary.cut),
+        (1, 1, None)
+    );
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert!(text.starts_with("a\t1\t3\t0.5\tR\nc\t1\t"), "{text:?}");
+
+    // A bad line with its end of line is no cut write: refused, naming it, the file untouched.
+    let bad = "b\t2\t9\t0.\na\t1\t3\t0.5\tR\n";
+    std::fs::write(&results, bad).unwrap();
+    let error = run(None).unwrap_err();
+    assert!(
+        matches!(error, SetError::BadResult { line: 1, .. }),
+        "{error:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), bad);
 }

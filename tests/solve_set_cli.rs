@@ -3,8 +3,10 @@
 //! skips them; `--only` shares the file and refuses an unknown id; `--report` prints the
 //! library's table; a tampered line, a missing board and an unreadable file exit 2 with one
 //! line; an unsolvable instance exits 1 and is not appended; a checkpoint directory resumes an
-//! instance that gave up and counts the seconds of every run; `-f json` gives the same as
-//! records.
+//! instance that gave up and counts the seconds of every run, and a killed one those up to
+//! its last checkpoint; `-f json` gives the same as records; endless and empty files, empty
+//! ids, a line that cannot be written (quoted in the error, its remains removed by the next
+//! run) and output that fails are each handled without losing an answer.
 
 mod common;
 
@@ -393,4 +395,298 @@ fn a_set_without_its_board_or_readable_files_is_refused_in_one_line() {
             out.stderr()
         );
     }
+}
+
+/// The npuzzle binary run by bash after `limits` (ulimit commands), with `args`: for a cap on
+/// memory or file size that the test must not impose on itself.
+fn under_limits(limits: &str, data: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("{limits}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_npuzzle"))
+        .arg("solve-set")
+        .args(args)
+        .env("NPUZZLE_DATA_DIR", data)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Files and options a hostile user gives: each refused in one line with exit 2 before any
+/// search (a file that never ends is not read into memory), or, where harmless, accepted.
+#[test]
+fn endless_and_empty_files_and_empty_ids_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let file = file.to_str().unwrap();
+    let results = dir.path().join("results.txt");
+    let results = results.to_str().unwrap();
+
+    // /dev/zero as the instance file (or the results file) is refused at its cap; a 2 GB
+    // address-space limit makes a regression fail here instead of exhausting the machine.
+    for args in [
+        ["/dev/zero", "--board", "3x3", "--results", results],
+        [file, "--board", "3x3", "--results", "/dev/zero"],
+    ] {
+        let out = under_limits("ulimit -v 2000000", dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        // One error line (after the note of the table built for the set, if it was).
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| !l.starts_with("npuzzle: note:"))
+            .collect();
+        assert_eq!(
+            errors,
+            ["npuzzle: /dev/zero: larger than 256 MiB"],
+            "{stderr}"
+        );
+    }
+
+    // An instance file of comments only.
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "# nothing yet\n\n").unwrap();
+    let run = solve_set(
+        dir.path(),
+        &[
+            empty.to_str().unwrap(),
+            "--board",
+            "3x3",
+            "--results",
+            results,
+        ],
+    );
+    assert_eq!(run.code(), Some(2));
+    assert!(run.stderr().contains("no instances"), "{}", run.stderr());
+    assert!(
+        !Path::new(results).exists(),
+        "nothing to write, nothing created"
+    );
+
+    // --only with an empty id; ids are trimmed.
+    for only in ["a,,b", "a,", ","] {
+        let run = solve_set(
+            dir.path(),
+            &[file, "--board", "3x3", "--results", results, "--only", only],
+        );
+        assert_eq!(run.code(), Some(2), "{only}");
+        assert_eq!(run.stderr().lines().count(), 1);
+        assert!(
+            run.stderr().contains("--only: an empty id"),
+            "{}",
+            run.stderr()
+        );
+    }
+    let trimmed = solve_set(
+        dir.path(),
+        &[
+            file,
+            "--board",
+            "3x3",
+            "--results",
+            results,
+            "--only",
+            "a, b",
+        ],
+    );
+    assert_eq!(trimmed.code(), Some(0), "{}", trimmed.stderr());
+    assert_eq!(trimmed.stdout().lines().count(), 2);
+
+    // The report of a results file not there yet says so; with --only it shows those rows.
+    let missing = dir.path().join("missing.txt");
+    let report = solve_set(
+        dir.path(),
+        &[
+            file,
+            "--board",
+            "3x3",
+            "--results",
+            missing.to_str().unwrap(),
+            "--report",
+        ],
+    );
+    assert_eq!(report.code(), Some(0));
+    assert!(
+        report.stderr().contains("does not exist yet"),
+        "{}",
+        report.stderr()
+    );
+    assert!(report
+        .stdout()
+        .contains(&format!("| 0 of {} solved |", set.len())));
+    let part = solve_set(
+        dir.path(),
+        &[
+            file,
+            "--board",
+            "3x3",
+            "--results",
+            results,
+            "--report",
+            "--only",
+            "b,c,a",
+        ],
+    );
+    assert_eq!(part.code(), Some(0), "{}", part.stderr());
+    assert!(
+        part.stdout().contains("| 2 of 3 solved |"),
+        "{}",
+        part.stdout()
+    );
+}
+
+/// A results line that cannot be written (here: the file size limit) is the error's text, so
+/// an answer that took hours is not lost; the half-written line it leaves is removed by the
+/// next run, which solves that instance again instead of refusing the file.
+#[test]
+fn a_line_that_cannot_be_written_is_shown_and_its_remains_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let file = file.to_str().unwrap();
+    let results = dir.path().join("results.txt");
+    // A 2,000-byte comment: the first line appended crosses bash's 1 KiB-block limit of 2.
+    std::fs::write(&results, format!("#{}\n", "x".repeat(1999))).unwrap();
+    let args = [
+        file,
+        "--board",
+        "3x3",
+        "--results",
+        results.to_str().unwrap(),
+        "--only",
+        "a,b",
+    ];
+    let out = under_limits("trap '' XFSZ; ulimit -f 2", dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let written = std::fs::read_to_string(&results).unwrap();
+    // The error quotes the whole line, which checks.
+    let quoted = stderr
+        .split("the line not written: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .trim_end();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let lines = instance_set::parse_results(quoted, &set, &goal).unwrap();
+    assert_eq!(lines.len(), 1, "{quoted}");
+    // What reached the file is cut short: the next run removes it and solves the instance.
+    assert!(!written.ends_with('\n'), "{written:?}");
+    let again = solve_set(dir.path(), &args);
+    assert_eq!(again.code(), Some(0), "{}", again.stderr());
+    assert!(
+        again.stderr().contains("was cut short"),
+        "{}",
+        again.stderr()
+    );
+    let text = std::fs::read_to_string(&results).unwrap();
+    let finished = instance_set::parse_results(&text, &set, &goal).unwrap();
+    let ids: Vec<&str> = finished.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b"]);
+    let again_found = finished.iter().find(|f| f.id == lines[0].id).unwrap();
+    assert_eq!(again_found.moves, lines[0].moves);
+}
+
+/// Output that cannot be written (a full device) ends the run non-zero, after every instance
+/// is solved and appended: the results file is the data, the screen a copy.
+#[test]
+fn stdout_that_fails_ends_non_zero_but_the_results_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let results = dir.path().join("results.txt");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "solve-set",
+            file.to_str().unwrap(),
+            "--board",
+            "3x3",
+            "--results",
+        ])
+        .arg(&results)
+        .args(["-f", "json", "--only", "a,b,c"])
+        .env("NPUZZLE_DATA_DIR", dir.path())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("i/o error"), "{stderr}");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    assert_eq!(
+        instance_set::parse_results(&text, &set, &goal)
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+/// A run killed between checkpoints keeps the seconds up to its last checkpoint (written with
+/// it), so the next run's line counts the work once; before, the seconds were saved every ten
+/// seconds and a kill lost them.
+#[test]
+fn a_killed_run_keeps_the_seconds_of_its_last_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    // Korf's #1 by IDA* with Manhattan distance on one thread: far longer than this test.
+    let korf =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/korf100.txt"))
+            .unwrap();
+    let line = korf.lines().find(|l| l.starts_with("1 ")).unwrap();
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
+    let began = std::time::Instant::now();
+    let mut child = TestCommand::new()
+        .args([
+            "solve-set",
+            file.to_str().unwrap(),
+            "--goal",
+            &goal.join(","),
+        ])
+        .args(["--results", dir.path().join("r.txt").to_str().unwrap()])
+        .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+        .args([
+            "--algorithm",
+            "idastar",
+            "--heuristic",
+            "manhattan",
+            "--threads",
+            "1",
+        ])
+        .args(["--limit", "120s"])
+        .env("NPUZZLE_CHECKPOINT_SECONDS", "0.2")
+        .data_dir(dir.path())
+        .spawn();
+    let seconds_file = checkpoints.join("1.seconds");
+    let wait = |file: &Path, within: u64| {
+        let from = std::time::Instant::now();
+        while !file.exists() {
+            assert!(
+                from.elapsed() < std::time::Duration::from_secs(within),
+                "{} not there within {within} s",
+                file.display()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    // The first checkpoint (every 0.2 s here), then its seconds: within a second or two of
+    // it, not ten seconds after the start.
+    wait(&checkpoints.join("1.checkpoint"), 60);
+    wait(&seconds_file, 6);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let wall = began.elapsed().as_secs_f64();
+    assert!(checkpoints.join("1.checkpoint").is_file());
+    let kept: f64 = std::fs::read_to_string(&seconds_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        kept > 0.0 && kept <= wall,
+        "{kept} s kept, {wall} s of wall time"
+    );
 }

@@ -18,26 +18,13 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     let goal = goal_of(args.goal.goal.as_deref(), board(args)?)?;
     let set = instances(args, goal.board())?;
     let json = args.format == SolveSetFormat::Json;
+    let only = only(&args.only, &set)?;
     if args.report {
-        let done = match std::fs::read_to_string(&args.results) {
-            Ok(text) => instance_set::parse_results(&text, &set, &goal)
-                .map_err(|e| Failure::usage(e.to_string()))?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(unreadable(&args.results, &e)),
-        };
-        let mut out = io::stdout().lock();
-        if json {
-            for row in instance_set::progress(&set, &done) {
-                write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))?;
-            }
-        } else {
-            write!(out, "{}", instance_set::progress_table(&set, &done))?;
-        }
-        return Ok(());
+        return report(args, &set, only.as_deref(), &goal, json);
     }
     let how = how(&args.search, goal.board(), context)?;
     if let Some(dir) = &args.checkpoint_dir {
-        std::fs::create_dir_all(dir).map_err(|e| unreadable(dir, &e))?;
+        writable_dir(dir)?;
     }
     let oracle = context.oracle();
     let mut solver =
@@ -50,34 +37,123 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
         result
     };
     // Each instance's line as it ends: text (failures on stderr) or a JSON record on stdout.
-    // A write that fails (a closed pipe) loses the line on screen, not the results file's.
+    // A write that fails (a closed pipe) loses the line on screen, not the results file's:
+    // the run goes on, and its exit code says the output was cut.
+    let mut unwritten: Option<io::Error> = None;
     let observe = |instance: &Instance, outcome: &Result<Finished, SetError>| {
         let mut out = io::stdout().lock();
-        match (json, outcome) {
-            (true, outcome) => {
-                let record = InstanceJson::new(instance, outcome.as_ref().map(Some));
-                let _ = write_json(&mut out, &record);
+        let written = match (json, outcome) {
+            (true, outcome) => write_json(
+                &mut out,
+                &InstanceJson::new(instance, outcome.as_ref().map(Some)),
+            ),
+            (false, Ok(finished)) => writeln!(out, "{}", finished.progress_line()),
+            (false, Err(e)) => {
+                eprintln!("error: {e}");
+                Ok(())
             }
-            (false, Ok(finished)) => {
-                let _ = writeln!(out, "{}", finished.progress_line());
-            }
-            (false, Err(e)) => eprintln!("error: {e}"),
+        };
+        if let Err(e) = written.and_then(|()| out.flush()) {
+            unwritten.get_or_insert(e);
         }
     };
-    let only = (!args.only.is_empty()).then_some(args.only.as_slice());
-    let summary = instance_set::run(&set, only, &goal, &args.results, solve, observe)
+    let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
         .map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some((line, text)) = &summary.cut {
+        eprintln!(
+            "npuzzle: note: {} line {line} was cut short (no end of line) and did not check; \
+             removed, its instance solved again: {text}",
+            args.results.display()
+        );
+    }
     eprintln!(
         "npuzzle: {} finished before, {} solved now, {} failed",
         summary.skipped,
         summary.solved.len(),
         summary.failed.len()
     );
+    if let Some(error) = unwritten {
+        return Err(error.into());
+    }
     if summary.failed.is_empty() {
         Ok(())
     } else {
         Err(Failure::quiet_negative())
     }
+}
+
+/// `--report`: the results file against the set (or the `only` part of it), as a table or
+/// JSON records. A cut last line is shown, not removed (the report writes nothing).
+fn report(
+    args: &SolveSetArgs,
+    set: &[Instance],
+    only: Option<&[String]>,
+    goal: &npuzzle::State,
+    json: bool,
+) -> CommandResult {
+    if !args.results.exists() {
+        eprintln!(
+            "npuzzle: note: {} does not exist yet: no instance is finished",
+            args.results.display()
+        );
+    }
+    let read = instance_set::read_results(&args.results, set, goal)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some((line, _)) = &read.cut {
+        eprintln!(
+            "npuzzle: note: {} line {line} is cut short (no end of line) and does not check: \
+             not counted",
+            args.results.display()
+        );
+    }
+    let shown: Vec<Instance> = set
+        .iter()
+        .filter(|i| only.is_none_or(|ids| ids.contains(&i.id)))
+        .cloned()
+        .collect();
+    let mut out = io::stdout().lock();
+    if json {
+        for row in instance_set::progress(&shown, &read.finished) {
+            write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))?;
+        }
+    } else {
+        write!(
+            out,
+            "{}",
+            instance_set::progress_table(&shown, &read.finished)
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `--only`'s ids, each in the set; `None` for every instance.
+fn only(ids: &[String], set: &[Instance]) -> Result<Option<Vec<String>>, Failure> {
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let ids: Vec<String> = ids.iter().map(|id| id.trim().to_string()).collect();
+    if ids.iter().any(String::is_empty) {
+        return Err(Failure::usage(
+            "--only: an empty id (two commas, or one at an end)",
+        ));
+    }
+    if let Some(id) = ids.iter().find(|id| !set.iter().any(|i| &i.id == *id)) {
+        return Err(Failure::usage(
+            SetError::UnknownId { id: id.clone() }.to_string(),
+        ));
+    }
+    Ok(Some(ids))
+}
+
+/// The checkpoint directory, made if missing and tried with a file: a directory that cannot
+/// hold checkpoints is said once, before any search, not once an instance.
+fn writable_dir(dir: &std::path::Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| unreadable(dir, &e))?;
+    let probe = dir.join(format!(".npuzzle-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| Failure::usage(format!("checkpoint directory {}: {e}", dir.display())))
 }
 
 /// The board: `--board`, else the goal's (an instance line has more numbers than tiles, so
@@ -96,9 +172,15 @@ fn board(args: &SolveSetArgs) -> Result<Option<Board>, Failure> {
 /// The instance file, every line parsed, in the order asked for.
 fn instances(args: &SolveSetArgs, board: Board) -> Result<Vec<Instance>, Failure> {
     let text =
-        std::fs::read_to_string(&args.instances).map_err(|e| unreadable(&args.instances, &e))?;
+        instance_set::read_text(&args.instances).map_err(|e| Failure::usage(e.to_string()))?;
     let mut set = instance_set::parse_instances(&text, board)
         .map_err(|e| Failure::usage(format!("{}: {e}", args.instances.display())))?;
+    if set.is_empty() {
+        return Err(Failure::usage(format!(
+            "{}: no instances (every line blank or a comment)",
+            args.instances.display()
+        )));
+    }
     if args.easiest_first {
         instance_set::sort_easiest_first(&mut set);
     }
