@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::answer::{How, NoAnswer, Oracle};
+use crate::answer::{AnswerError, How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
 use crate::digits::grouped;
 use crate::guarantee::Guarantee;
@@ -163,6 +163,15 @@ pub enum SetError {
         /// Why.
         why: String,
     },
+    /// An instance's checkpoint cannot be read (damaged, another search's) or written (a full
+    /// disk): the run's files are at fault, not the search; the other instances still run.
+    #[error("instance {id}: not solved (checkpoint refused: {why})")]
+    Checkpoint {
+        /// The instance's id.
+        id: String,
+        /// Why.
+        why: String,
+    },
     /// An instance asked for by id (`only`) is not in the instance file.
     #[error("instance {id} is not in the instance file")]
     UnknownId {
@@ -215,15 +224,17 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
         let tiles: Vec<u8> = words[1..=n]
             .iter()
             .map(|w| {
-                w.parse::<u8>()
-                    .map_err(|_| bad(format!("`{w}` is not a tile")))
+                whole_number(w)
+                    .and_then(|t| u8::try_from(t).ok())
+                    .ok_or_else(|| bad(format!("`{w}` is not a tile")))
             })
             .collect::<Result<_, _>>()?;
         let start = State::from_tiles(board, &tiles).map_err(|e| bad(e.to_string()))?;
         let published = match words.get(n + 1) {
             Some(w) => Some(
-                w.parse::<u32>()
-                    .map_err(|_| bad(format!("`{w}` is not a length")))?,
+                whole_number(w)
+                    .and_then(|l| u32::try_from(l).ok())
+                    .ok_or_else(|| bad(format!("`{w}` is not a length")))?,
             ),
             None => None,
         };
@@ -363,6 +374,11 @@ pub fn read_results(path: &Path, set: &[Instance], goal: &State) -> Result<Resul
         Err(SetError::Io(_)) if !path.exists() => String::new(),
         read => read?,
     };
+    results_from_text(&text, set, goal)
+}
+
+/// [`read_results`] of the text read.
+fn results_from_text(text: &str, set: &[Instance], goal: &State) -> Result<ResultsFile, SetError> {
     let whole = text.rfind('\n').map_or(0, |end| end + 1);
     let (complete, tail) = text.split_at(whole);
     let mut file = ResultsFile {
@@ -373,18 +389,51 @@ pub fn read_results(path: &Path, set: &[Instance], goal: &State) -> Result<Resul
     };
     if !tail.is_empty() {
         let line_no = complete.lines().count() + 1;
-        match parse_result_line(line_no, without_bom(tail), set, goal) {
+        // A line of a file with Windows line ends keeps its `\r` when the `\n` is missing.
+        let line = without_bom(tail)
+            .strip_suffix('\r')
+            .unwrap_or(without_bom(tail));
+        match parse_result_line(line_no, line, set, goal) {
             Ok(entry) => {
                 file.finished.extend(entry);
                 file.unended = true;
             }
-            Err(_) => {
+            Err(_) if is_cut_write(line, set) => {
                 file.cut = Some((line_no, tail.to_string()));
                 file.keep = whole;
             }
+            Err(e) => return Err(e),
         }
     }
     Ok(file)
+}
+
+/// Whether `line`, the last of a results file without its end of line, is the start of a
+/// line that this runner was writing when it stopped: a known id (or the start of one, cut
+/// inside it), then tab-separated fields of the runner's form (counts in digits, seconds
+/// as digits and a point, moves in U D L R) as far as they go, and fewer moves than its
+/// length says. Anything else at the end of the file (an instance line, notes, a whole
+/// answer that does not check) is not the runner's to remove.
+fn is_cut_write(line: &str, set: &[Instance]) -> bool {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let id = fields[0];
+    if fields.len() == 1 {
+        return !id.is_empty() && set.iter().any(|i| i.id.starts_with(id));
+    }
+    if fields.len() > 5 || !set.iter().any(|i| i.id == id) {
+        return false;
+    }
+    let digits = |w: &str| w.bytes().all(|b| b.is_ascii_digit());
+    let seconds = |w: &str| {
+        let (whole, fraction) = w.split_once('.').unwrap_or((w, ""));
+        digits(whole) && digits(fraction)
+    };
+    let length = fields[1].parse::<usize>().ok();
+    fields.iter().enumerate().skip(1).all(|(k, w)| match k {
+        1 | 2 => digits(w),
+        3 => seconds(w),
+        _ => w.bytes().all(|b| b"UDLR".contains(&b)) && length.is_some_and(|l| w.len() < l),
+    })
 }
 
 /// The most bytes an instance or results file may hold (a million 24-puzzle results lines is
@@ -400,11 +449,18 @@ const MAX_ID_LEN: usize = 100;
 /// # Errors
 /// [`SetError::Io`] naming the file: unreadable, not UTF-8, or larger than the cap.
 pub fn read_text(path: &Path) -> Result<String, SetError> {
+    let file =
+        std::fs::File::open(path).map_err(|e| SetError::Io(format!("{}: {e}", path.display())))?;
+    read_capped(file, path)
+}
+
+/// What `reader` (the file at `path`) holds, at most [`MAX_FILE_BYTES`], as text.
+fn read_capped(reader: impl std::io::Read, path: &Path) -> Result<String, SetError> {
     use std::io::Read as _;
     let io = |why: String| SetError::Io(format!("{}: {why}", path.display()));
-    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
+    reader
+        .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| io(e.to_string()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
@@ -518,13 +574,18 @@ pub fn run(
     }
     let chosen = |i: &Instance| only.is_none_or(|ids| ids.contains(&i.id));
     let io = |e: std::io::Error| SetError::Io(format!("{}: {e}", results.display()));
-    let read = read_results(results, set, goal)?;
-    let done: HashSet<&str> = read.finished.iter().map(|f| f.id.as_str()).collect();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
+        .read(true)
         .append(true)
         .open(results)
         .map_err(io)?;
+    // Runs sharing the file take turns: reading it and removing a cut line is one step, and
+    // so is each append, so no run removes what another has just written. (Advisory: a file
+    // system without locks runs without them, as before.)
+    let _ = file.lock();
+    let read = results_from_text(&read_capped(&file, results)?, set, goal)?;
+    let done: HashSet<&str> = read.finished.iter().map(|f| f.id.as_str()).collect();
     if let Some((_, cut)) = &read.cut {
         // A line cut short by a kill or a full disk: it holds no answer, and the next line
         // must start clean. Its instance is not done, so it is solved again. Not while
@@ -541,6 +602,7 @@ pub fn run(
         // A complete last line without its end of line (written by hand): finish it.
         file.write_all(b"\n").map_err(io)?;
     }
+    let _ = file.unlock();
     let mut summary = Summary {
         cut: read.cut.clone(),
         ..Summary::default()
@@ -591,9 +653,9 @@ pub fn run(
                 id: instance.id.clone(),
                 why: format!("gave up at the {limit}"),
             }),
-            Outcome::Refused(error) => Err(SetError::Unsolved {
+            Outcome::Refused(error) => Err(SetError::Checkpoint {
                 id: instance.id.clone(),
-                why: format!("checkpoint refused: {error}"),
+                why: error.to_string(),
             }),
         };
         if let Ok(finished) = &outcome {
@@ -606,9 +668,11 @@ pub fn run(
                     results.display()
                 ))
             };
+            let _ = file.lock();
             file.write_all(format!("{finished}\n").as_bytes())
                 .map_err(not_written)?;
             file.flush().map_err(not_written)?;
+            let _ = file.unlock();
         }
         observe(instance, &outcome);
         match outcome {
@@ -670,7 +734,19 @@ pub fn oracle_solver<'a>(
         let answer = oracle.solve(&instance.start, goal, how);
         let solved = matches!(&answer, Ok(a) if a.value.is_ok());
         let elapsed = clock.map_or_else(|| began.elapsed(), |clock| clock.stop(solved));
-        let answer = answer.map_err(|e| e.to_string())?;
+        let answer = match answer {
+            Ok(answer) => answer,
+            // A checkpoint that cannot be read or written: the run's files, not the search.
+            Err(AnswerError::Checkpoint(error)) => {
+                return Ok(SearchResult {
+                    outcome: Outcome::Refused(error),
+                    expanded: 0,
+                    generated: 0,
+                    elapsed,
+                })
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         let outcome = match answer.value {
             Ok(solution) => Outcome::Solved(solution),
             Err(NoAnswer::Unsolvable(_)) => Outcome::Unsolvable,
@@ -729,10 +805,11 @@ impl RunClock {
         let path = seconds.clone();
         let writer = std::thread::spawn(move || {
             // The checkpoint's time of writing, once it is this run's: the seconds it stands
-            // for. A stat a second costs nothing beside a search.
+            // for. Ten stats a second cost nothing beside a search, and a kill loses at most
+            // the last tenth of a second's count.
             let mut counted = None;
             while let Err(mpsc::RecvTimeoutError::Timeout) =
-                stopped.recv_timeout(Duration::from_secs(1))
+                stopped.recv_timeout(Duration::from_millis(100))
             {
                 let written = std::fs::metadata(checkpoint)
                     .and_then(|m| m.modified())

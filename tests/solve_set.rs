@@ -229,6 +229,8 @@ fn ids_that_are_paths_and_seconds_that_are_not_durations_are_refused() {
         ("a 1 2 3 4 5 6 7 8 0 0 12 x\n", 1),
         ("a 1 2 3 4 5 6 7 8 0 0 99999999999999999999999\n", 1),
         ("a 1 2 3 4 5 6 7 8 0 0 +5\n", 1),
+        ("a +1 2 3 4 5 6 7 8 0\n", 1),
+        ("a 1 2 3 4 5 6 7 8 0 +0\n", 1),
     ] {
         let error = instance_set::parse_instances(text, board).unwrap_err();
         assert!(

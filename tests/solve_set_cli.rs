@@ -297,7 +297,8 @@ fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
     let mut wrong = args.to_vec();
     wrong[0] = other.to_str().unwrap();
     let refused = solve_set(dir.path(), &wrong);
-    assert_eq!(refused.code(), Some(1), "{}", refused.stderr());
+    // A bad file, not a negative answer: exit 2.
+    assert_eq!(refused.code(), Some(2), "{}", refused.stderr());
     assert!(
         refused.stderr().contains("belongs to another search")
             && refused
@@ -612,7 +613,7 @@ fn stdout_that_fails_ends_non_zero_but_the_results_are_kept() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("i/o error"), "{stderr}");
+    assert!(stderr.contains("writing to standard output: "), "{stderr}");
     let text = std::fs::read_to_string(&results).unwrap();
     let goal = State::goal(Board::THREE_BY_THREE);
     assert_eq!(
@@ -689,4 +690,103 @@ fn a_killed_run_keeps_the_seconds_of_its_last_checkpoint() {
         kept > 0.0 && kept <= wall,
         "{kept} s kept, {wall} s of wall time"
     );
+}
+
+/// Only what the runner was writing when it stopped is removed from the end of a results
+/// file: an instance line, notes, or a whole answer that does not check (the wrong goal)
+/// there are refused naming their line, and the file is left as it was; a complete last
+/// line with a Windows line end but no `\n` counts.
+#[test]
+fn only_a_cut_answer_is_removed_from_the_end_of_a_results_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let file = file.to_str().unwrap();
+    let results = dir.path().join("results.txt");
+    let args = [
+        file,
+        "--board",
+        "3x3",
+        "--results",
+        results.to_str().unwrap(),
+        "--only",
+        "a",
+    ];
+    for tail in [
+        "a 1 2 3 4 5 6 7 0 8 1",
+        "important text",
+        "f",
+        // Not a comment (a comment's `#` comes first), with or without its end of line.
+        " # an indented note",
+        "a\t1\t3\t0.5\tR",
+        "a\t1\t3\t0.5\tRDLU",
+        "zz\t1\t3",
+    ] {
+        let text = format!("# notes\n{tail}");
+        std::fs::write(&results, &text).unwrap();
+        let run = solve_set(dir.path(), &args);
+        let cut = tail == "f";
+        let expected = if cut { 0 } else { 2 };
+        assert_eq!(run.code(), Some(expected), "{tail:?}: {}", run.stderr());
+        let now = std::fs::read_to_string(&results).unwrap();
+        if expected == 2 {
+            assert!(
+                run.stderr().contains("line 2"),
+                "{tail:?}: {}",
+                run.stderr()
+            );
+            assert_eq!(now, text, "{tail:?}: the file is untouched");
+        } else {
+            // "f" is the start of id f, cut inside it: removed, and a then solved.
+            assert!(now.starts_with("# notes\na\t"), "{now:?}");
+            assert!(run.stderr().contains("was cut short"), "{}", run.stderr());
+        }
+    }
+    // A Windows line end without its `\n` on a whole, checking line: counted, not searched.
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let a = set.iter().find(|i| i.id == "a").unwrap();
+    let solved = Oracle::in_memory()
+        .solve(&a.start, &goal, How::default())
+        .unwrap();
+    let moves = solved.value.unwrap().moves_string();
+    let line = format!("a\t{}\t7\t0.500\t{moves}\r", moves.len());
+    std::fs::write(&results, &line).unwrap();
+    let run = solve_set(dir.path(), &args);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr());
+    assert!(
+        run.stderr().contains("1 finished before, 0 solved now"),
+        "{}",
+        run.stderr()
+    );
+}
+
+/// A standard error whose reader went away (`2>&1 | head`) loses the messages, not the run:
+/// every instance is still solved and appended, and the exit code is the run's.
+#[test]
+fn a_closed_standard_error_does_not_stop_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let results = dir.path().join("results.txt");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "solve-set",
+            file.to_str().unwrap(),
+            "--board",
+            "3x3",
+            "--results",
+        ])
+        .arg(&results)
+        .env("NPUZZLE_DATA_DIR", dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    // `u` is unsolvable: its error line went nowhere, and the others are all there.
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let finished = instance_set::parse_results(&text, &set, &goal).unwrap();
+    assert_eq!(finished.len(), set.len() - 1);
 }

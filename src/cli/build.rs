@@ -106,7 +106,7 @@ pub fn run(args: &BuildArgs, context: &mut Context) -> CommandResult {
         writeln!(out, "{line}")?;
     }
     if goals.len() > 1 {
-        eprintln!(
+        stderr_line!(
             "npuzzle: built {} tables in {:.2} ms (generating them side by side took {:.2} ms, then checking and saving each)",
             goals.len(),
             command_began.elapsed().as_secs_f64() * 1e3,

@@ -102,7 +102,7 @@ struct InMemoryWithNote {
 impl TableSource for InMemoryWithNote {
     fn table(&self, goal: &State) -> Result<Table<StoredBytes>, SourceError> {
         if !self.noted.swap(true, Ordering::Relaxed) {
-            eprintln!(
+            stderr_line!(
                 "npuzzle: note: no data directory ({}): tables are built in memory for this run only",
                 self.why
             );
@@ -167,7 +167,7 @@ impl BuildProgress {
                 let on_terminal = states >= SPINNER_STATES && terminal();
                 if let (false, Some(announcement)) = (on_terminal, event.announcement()) {
                     // No spinner to watch (stderr is a file or a pipe): say it before it begins.
-                    eprintln!("npuzzle: note: {announcement}");
+                    stderr_line!("npuzzle: note: {announcement}");
                 }
                 let bar = on_terminal.then(|| {
                     let bar = ProgressBar::new_spinner().with_style(
@@ -210,7 +210,7 @@ impl BuildProgress {
             }
             SourceEvent::BuildingColouring { .. } => {
                 if let Some(announcement) = event.announcement() {
-                    eprintln!("npuzzle: note: {announcement}");
+                    stderr_line!("npuzzle: note: {announcement}");
                 }
                 *current = Some(Build {
                     began: Instant::now(),
@@ -239,12 +239,12 @@ impl BuildProgress {
                 match notice {
                     Notice::Built { path } => {
                         let size = std::fs::metadata(path).map_or(0, |m| m.len());
-                        eprintln!(
+                        stderr_line!(
                             "npuzzle: note: built {what} {} ({size} bytes){time} (first use)",
                             path.display()
                         );
                     }
-                    _ => eprintln!("npuzzle: warning: {notice}"),
+                    _ => stderr_line!("npuzzle: warning: {notice}"),
                 }
             }
             _ => {}

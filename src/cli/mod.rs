@@ -118,7 +118,7 @@ pub fn main() -> ExitCode {
         Err(failure) => {
             if let Some(message) = failure.message {
                 // Messages quote input: its control characters never reach the terminal raw.
-                eprintln!("npuzzle: {}", input::escape_controls(&message));
+                stderr_line!("npuzzle: {}", input::escape_controls(&message));
             }
             ExitCode::from(failure.code)
         }
@@ -139,7 +139,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                 .get_subcommands()
                 .map(|command| command.get_name().to_string())
                 .collect();
-            eprintln!(
+            stderr_line!(
                 "npuzzle: no command given: one of {} (see `npuzzle --help`)",
                 commands.join(", ")
             );
@@ -173,7 +173,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     .unwrap_or_default()
             };
             let line = format!("{first}{more}{tip}");
-            eprintln!(
+            stderr_line!(
                 "npuzzle: {} (see `{} --help`)",
                 input::escape_controls(&line),
                 usage_command(&std::env::args_os().collect::<Vec<_>>())

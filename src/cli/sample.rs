@@ -50,7 +50,7 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
     if let Some(kind) = args.scramble {
         let seed = args.seed.unwrap_or_else(|| {
             let seed = fresh_seed();
-            eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
+            stderr_line!("npuzzle: note: no --seed given; drawing with --seed {seed}");
             seed
         });
         return super::large::sample(args, kind, seed);
@@ -79,7 +79,7 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
     }
     let seed = args.seed.unwrap_or_else(|| {
         let seed = fresh_seed();
-        eprintln!("npuzzle: note: no --seed given; drawing with --seed {seed}");
+        stderr_line!("npuzzle: note: no --seed given; drawing with --seed {seed}");
         seed
     });
     let instances = oracle.sample_in(metric, &goal, &options, seed)?;
@@ -87,7 +87,7 @@ pub fn run(args: &SampleArgs, context: &mut Context) -> CommandResult {
     if (drawn as u64) < args.count {
         // Solvable starts never repeat: fewer exist at these depths than were asked for.
         let exist = drawn as u64 - args.unsolvable;
-        eprintln!(
+        stderr_line!(
             "npuzzle: note: only {exist} state{} lie{} at depth {} from {goal}: each is printed once, {drawn} instance{} instead of {}",
             if exist == 1 { "" } else { "s" },
             if exist == 1 { "s" } else { "" },

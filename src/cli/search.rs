@@ -130,7 +130,7 @@ const NOTE_UNBOUNDED_CELLS: usize = 25;
 /// The note for a 5x5 search without `--limit`: it may run for hours.
 fn note_unbounded(args: &SearchArgs, board: Board) {
     if board.cells() >= NOTE_UNBOUNDED_CELLS && args.limit.is_empty() {
-        eprintln!(
+        stderr_line!(
             "npuzzle: note: a {board} search may take hours or more; bound it with --limit \
              (for example --limit 10min or --limit 500M)"
         );
@@ -211,7 +211,7 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
                 && args.search.limit.is_empty()
                 && oracle.pattern_databases(&goal)?.is_none() =>
         {
-            eprintln!(
+            stderr_line!(
                 "npuzzle: note: no {board} pattern databases for this goal's blank cell in the \
                  data directory, so --within searches with linear conflict and may take hours; \
                  build them with `npuzzle build --pdb {board}:6-6-6-6` (with the same --goal) \
@@ -361,7 +361,7 @@ fn print_stats(
         length
     );
     if format == SolveFormat::Moves {
-        eprintln!("npuzzle: {text}");
+        stderr_line!("npuzzle: {text}");
     } else {
         writeln!(std::io::stdout().lock(), "{text}")?;
     }

@@ -39,7 +39,7 @@ pub fn watched(limits: Limits) -> Limits {
 /// Clears the live line, if one was drawn, so the answer is printed on a clean line.
 pub fn clear() {
     if SHOWN.swap(false, Ordering::Relaxed) {
-        eprint!("\r\x1b[2K");
+        stderr_text!("\r\x1b[2K");
     }
 }
 
@@ -66,7 +66,7 @@ fn show(progress: &Progress) -> ControlFlow<()> {
         _ => String::new(),
     };
     let seconds = progress.elapsed.as_secs_f64();
-    eprint!(
+    stderr_text!(
         "\r\x1b[2Ksearching: {} nodes expanded{bound}{share}, {}/s, {seconds:.1} s",
         group(progress.expanded as f64),
         group(progress.expanded as f64 / seconds.max(1e-9)),

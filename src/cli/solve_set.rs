@@ -49,7 +49,7 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
             ),
             (false, Ok(finished)) => writeln!(out, "{}", finished.progress_line()),
             (false, Err(e)) => {
-                eprintln!("error: {e}");
+                stderr_line!("error: {e}");
                 Ok(())
             }
         };
@@ -60,25 +60,46 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
         .map_err(|e| Failure::usage(e.to_string()))?;
     if let Some((line, text)) = &summary.cut {
-        eprintln!(
+        stderr_line!(
             "npuzzle: note: {} line {line} was cut short (no end of line) and did not check; \
              removed, its instance solved again: {text}",
             args.results.display()
         );
     }
-    eprintln!(
+    stderr_line!(
         "npuzzle: {} finished before, {} solved now, {} failed",
         summary.skipped,
         summary.solved.len(),
         summary.failed.len()
     );
     if let Some(error) = unwritten {
-        return Err(error.into());
+        return Err(stdout_failed(error));
+    }
+    if summary
+        .failed
+        .iter()
+        .any(|e| matches!(e, SetError::Checkpoint { .. }))
+    {
+        // A checkpoint that could not be read or written is a bad file, not a negative
+        // answer: exit 2, after the other instances had their turn.
+        return Err(Failure {
+            code: 2,
+            message: None,
+        });
     }
     if summary.failed.is_empty() {
         Ok(())
     } else {
         Err(Failure::quiet_negative())
+    }
+}
+
+/// The failure of writing to stdout: a closed pipe quietly (141), else named.
+fn stdout_failed(error: io::Error) -> Failure {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        error.into()
+    } else {
+        Failure::usage(format!("writing to standard output: {error}"))
     }
 }
 
@@ -92,7 +113,7 @@ fn report(
     json: bool,
 ) -> CommandResult {
     if !args.results.exists() {
-        eprintln!(
+        stderr_line!(
             "npuzzle: note: {} does not exist yet: no instance is finished",
             args.results.display()
         );
@@ -100,7 +121,7 @@ fn report(
     let read = instance_set::read_results(&args.results, set, goal)
         .map_err(|e| Failure::usage(e.to_string()))?;
     if let Some((line, _)) = &read.cut {
-        eprintln!(
+        stderr_line!(
             "npuzzle: note: {} line {line} is cut short (no end of line) and does not check: \
              not counted",
             args.results.display()

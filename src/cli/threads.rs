@@ -48,7 +48,7 @@ pub fn cap_global_pool() {
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > max_threads())
     {
-        eprintln!(
+        stderr_line!(
             "npuzzle: RAYON_NUM_THREADS={asked} is more than the limit of {} threads on this machine; using {}",
             max_threads(),
             default_threads()

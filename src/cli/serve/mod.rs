@@ -136,13 +136,15 @@ pub fn connection_cap() -> usize {
 /// when there is no data directory).
 fn policy_oracle(context: &Context, policy: policy::Policy) -> Oracle {
     let report = |event: SourceEvent<'_>| match event {
-        SourceEvent::Notice(notice) => eprintln!("npuzzle: {notice}"),
-        SourceEvent::Building { goal, states } => eprintln!(
+        SourceEvent::Notice(notice) => stderr_line!("npuzzle: {notice}"),
+        SourceEvent::Building { goal, states } => stderr_line!(
             "npuzzle: building the {} table for goal {goal} ({states} states)",
             goal.board()
         ),
         SourceEvent::BuildingPattern { goal, tiles, .. } => {
-            eprintln!("npuzzle: building the pattern database of tiles {tiles:?} for goal {goal}")
+            stderr_line!(
+                "npuzzle: building the pattern database of tiles {tiles:?} for goal {goal}"
+            )
         }
         _ => {}
     };
@@ -191,7 +193,7 @@ pub fn run(args: &ServeArgs, context: &mut Context) -> CommandResult {
             out.flush()?;
         }
         let cap = connection_cap();
-        eprintln!(
+        stderr_line!(
             "npuzzle: serving on http://{bound}/ (Ctrl-C stops); at most {cap} connections, {} tables: {}, memory for tables at most {:.0} MB",
             if policy.build { "missing" } else { "no missing" },
             if policy.build { "built on demand" } else { "not built (--build)" },
