@@ -370,11 +370,21 @@ pub struct ResultsFile {
 /// [`SetError::Io`] for a file that cannot be read, is not text or is too large;
 /// [`SetError::BadResult`] naming the first other line that does not check.
 pub fn read_results(path: &Path, set: &[Instance], goal: &State) -> Result<ResultsFile, SetError> {
-    let text = match read_text(path) {
-        Err(SetError::Io(_)) if !path.exists() => String::new(),
-        read => read?,
-    };
-    results_from_text(&text, set, goal)
+    if !path.exists() {
+        return Ok(ResultsFile::default());
+    }
+    if !path.is_file() {
+        return Err(not_regular(path));
+    }
+    results_from_text(&read_text(path)?, set, goal)
+}
+
+/// The error for a results file that is not a regular file.
+fn not_regular(path: &Path) -> SetError {
+    SetError::Io(format!(
+        "{}: not a regular file (a results file is appended to)",
+        path.display()
+    ))
 }
 
 /// [`read_results`] of the text read.
@@ -583,6 +593,10 @@ pub fn run(
     // Runs sharing the file take turns: reading it and removing a cut line is one step, and
     // so is each append, so no run removes what another has just written. (Advisory: a file
     // system without locks runs without them, as before.)
+    // Appended to and cut: a pipe or a device (which may never end) is no results file.
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(not_regular(results));
+    }
     let _ = file.lock();
     let read = results_from_text(&read_capped(&file, results)?, set, goal)?;
     let done: HashSet<&str> = read.finished.iter().map(|f| f.id.as_str()).collect();

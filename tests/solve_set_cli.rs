@@ -423,11 +423,19 @@ fn endless_and_empty_files_and_empty_ids_are_refused_in_one_line() {
     let results = dir.path().join("results.txt");
     let results = results.to_str().unwrap();
 
-    // /dev/zero as the instance file (or the results file) is refused at its cap; a 2 GB
-    // address-space limit makes a regression fail here instead of exhausting the machine.
-    for args in [
-        ["/dev/zero", "--board", "3x3", "--results", results],
-        [file, "--board", "3x3", "--results", "/dev/zero"],
+    // /dev/zero as the instance file is refused at its cap (a pipe is a fine instance file:
+    // `<(grep ...)`), as the results file before it is read (it must be a regular file, as
+    // it is appended to); a 2 GB address-space limit makes a regression fail here instead of
+    // exhausting the machine.
+    for (args, why) in [
+        (
+            ["/dev/zero", "--board", "3x3", "--results", results],
+            "/dev/zero: larger than 256 MiB",
+        ),
+        (
+            [file, "--board", "3x3", "--results", "/dev/zero"],
+            "/dev/zero: not a regular file (a results file is appended to)",
+        ),
     ] {
         let out = under_limits("ulimit -v 2000000", dir.path(), &args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -437,11 +445,7 @@ fn endless_and_empty_files_and_empty_ids_are_refused_in_one_line() {
             .lines()
             .filter(|l| !l.starts_with("npuzzle: note:"))
             .collect();
-        assert_eq!(
-            errors,
-            ["npuzzle: /dev/zero: larger than 256 MiB"],
-            "{stderr}"
-        );
+        assert_eq!(errors, [format!("npuzzle: {why}")], "{stderr}");
     }
 
     // An instance file of comments only.
