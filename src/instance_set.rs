@@ -207,9 +207,9 @@ pub fn parse_instances(text: &str, board: Board) -> Result<Vec<Instance>, SetErr
     let n = board.cells();
     let mut seen = HashSet::new();
     let mut set = Vec::new();
-    for (i, line) in without_bom(text).lines().enumerate() {
+    for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
-        let line = line.trim();
+        let line = without_bom(line).trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -299,9 +299,28 @@ pub fn parse_results(
     set: &[Instance],
     goal: &State,
 ) -> Result<Vec<Finished>, SetError> {
-    let mut finished = Vec::new();
-    for (i, line) in without_bom(text).lines().enumerate() {
-        finished.extend(parse_result_line(i + 1, line, set, goal)?);
+    let mut finished: Vec<Finished> = Vec::new();
+    let mut first_line = std::collections::HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(entry) = parse_result_line(i + 1, line, set, goal)? else {
+            continue;
+        };
+        // Runs sharing a file may each append an instance once; two lines that disagree on
+        // its length cannot both be optimal.
+        if let Some(&(line, length)) = first_line.get(&entry.id) {
+            if length != entry.length {
+                return Err(SetError::BadResult {
+                    line: i + 1,
+                    why: format!(
+                        "instance {} finished in {} moves, but in {length} on line {line}",
+                        entry.id, entry.length
+                    ),
+                });
+            }
+            continue;
+        }
+        first_line.insert(entry.id.clone(), (i + 1, entry.length));
+        finished.push(entry);
     }
     Ok(finished)
 }
@@ -314,6 +333,8 @@ fn parse_result_line(
     set: &[Instance],
     goal: &State,
 ) -> Result<Option<Finished>, SetError> {
+    // A byte-order mark inside the file (files joined with `cat`) is no part of the id.
+    let line = without_bom(line);
     if line.trim().is_empty() || line.starts_with('#') {
         return Ok(None);
     }
@@ -379,6 +400,36 @@ pub fn read_results(path: &Path, set: &[Instance], goal: &State) -> Result<Resul
     results_from_text(&read_text(path)?, set, goal)
 }
 
+/// The ids of the whole, checking lines appended to `file` since its first `seen_len` bytes
+/// (which then cover them). Best effort: what cannot be read is read at the next start.
+fn finished_since(
+    mut file: &std::fs::File,
+    seen_len: &mut u64,
+    set: &[Instance],
+    goal: &State,
+) -> Vec<String> {
+    use std::io::{Read as _, Seek as _};
+    let Ok(len) = file.metadata().map(|m| m.len()) else {
+        return Vec::new();
+    };
+    if len <= *seen_len || file.seek(std::io::SeekFrom::Start(*seen_len)).is_err() {
+        return Vec::new();
+    }
+    let mut bytes = Vec::new();
+    if file.take(len - *seen_len).read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+        return Vec::new();
+    };
+    *seen_len += end as u64 + 1;
+    String::from_utf8_lossy(&bytes[..=end])
+        .lines()
+        .filter_map(|line| parse_result_line(0, line, set, goal).ok().flatten())
+        .map(|f| f.id)
+        .collect()
+}
+
 /// The error for a results file that is not a regular file.
 fn not_regular(path: &Path) -> SetError {
     SetError::Io(format!(
@@ -408,7 +459,7 @@ fn results_from_text(text: &str, set: &[Instance], goal: &State) -> Result<Resul
                 file.finished.extend(entry);
                 file.unended = true;
             }
-            Err(_) if is_cut_write(line, set) => {
+            Err(_) if is_cut_write(line, set, goal) => {
                 file.cut = Some((line_no, tail.to_string()));
                 file.keep = whole;
             }
@@ -422,9 +473,10 @@ fn results_from_text(text: &str, set: &[Instance], goal: &State) -> Result<Resul
 /// line that this runner was writing when it stopped: a known id (or the start of one, cut
 /// inside it), then tab-separated fields of the runner's form (counts in digits, seconds
 /// as digits and a point, moves in U D L R) as far as they go, and fewer moves than its
-/// length says. Anything else at the end of the file (an instance line, notes, a whole
-/// answer that does not check) is not the runner's to remove.
-fn is_cut_write(line: &str, set: &[Instance]) -> bool {
+/// length says, which do not reach the goal (a proper prefix of a shortest path never
+/// does). Anything else at the end of the file (an instance line, notes, a whole answer that
+/// does not check, an answer with a mistyped length) is not the runner's to remove.
+fn is_cut_write(line: &str, set: &[Instance], goal: &State) -> bool {
     let fields: Vec<&str> = line.split('\t').collect();
     let id = fields[0];
     if fields.len() == 1 {
@@ -439,10 +491,21 @@ fn is_cut_write(line: &str, set: &[Instance]) -> bool {
         digits(whole) && digits(fraction)
     };
     let length = fields[1].parse::<usize>().ok();
+    let reaches_goal = |letters: &str| {
+        let instance = set.iter().find(|i| i.id == id).expect("a known id");
+        let moves: Option<Vec<Move>> = letters.chars().map(Move::from_letter).collect();
+        moves
+            .and_then(|moves| Solution::from_moves(instance.start, moves).ok())
+            .is_some_and(|solution| solution.end() == *goal)
+    };
     fields.iter().enumerate().skip(1).all(|(k, w)| match k {
         1 | 2 => digits(w),
         3 => seconds(w),
-        _ => w.bytes().all(|b| b"UDLR".contains(&b)) && length.is_some_and(|l| w.len() < l),
+        _ => {
+            w.bytes().all(|b| b"UDLR".contains(&b))
+                && length.is_some_and(|l| w.len() < l)
+                && !reaches_goal(w)
+        }
     })
 }
 
@@ -599,7 +662,7 @@ pub fn run(
     }
     let _ = file.lock();
     let read = results_from_text(&read_capped(&file, results)?, set, goal)?;
-    let done: HashSet<&str> = read.finished.iter().map(|f| f.id.as_str()).collect();
+    let mut done: HashSet<String> = read.finished.iter().map(|f| f.id.clone()).collect();
     if let Some((_, cut)) = &read.cut {
         // A line cut short by a kill or a full disk: it holds no answer, and the next line
         // must start clean. Its instance is not done, so it is solved again. Not while
@@ -616,12 +679,18 @@ pub fn run(
         // A complete last line without its end of line (written by hand): finish it.
         file.write_all(b"\n").map_err(io)?;
     }
+    let mut seen_len = file.metadata().map_err(io)?.len();
     let _ = file.unlock();
     let mut summary = Summary {
         cut: read.cut.clone(),
         ..Summary::default()
     };
     for instance in set.iter().filter(|i| chosen(i)) {
+        // What other runs sharing the file appended meanwhile: an instance one of them
+        // finished is not searched again.
+        let _ = file.lock();
+        done.extend(finished_since(&file, &mut seen_len, set, goal));
+        let _ = file.unlock();
         if done.contains(instance.id.as_str()) {
             summary.skipped += 1;
             continue;
@@ -683,9 +752,17 @@ pub fn run(
                 ))
             };
             let _ = file.lock();
-            file.write_all(format!("{finished}\n").as_bytes())
-                .map_err(not_written)?;
-            file.flush().map_err(not_written)?;
+            let before = file.metadata().map(|m| m.len());
+            let written = file
+                .write_all(format!("{finished}\n").as_bytes())
+                .and_then(|()| file.flush());
+            if let Err(e) = written {
+                // Take back what reached the file: half a line would join the next run's.
+                if let Ok(len) = before {
+                    let _ = file.set_len(len);
+                }
+                return Err(not_written(e));
+            }
             let _ = file.unlock();
         }
         observe(instance, &outcome);

@@ -271,6 +271,72 @@ fn ids_that_are_paths_and_seconds_that_are_not_durations_are_refused() {
     );
 }
 
+/// Two lines for one instance (runs sharing the file) count once when they agree on the
+/// length and are refused when they do not; a byte-order mark inside the file (files joined
+/// with `cat`) is no part of an id.
+#[test]
+fn duplicate_lines_must_agree_and_inner_byte_order_marks_are_ignored() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let set =
+        instance_set::parse_instances("a 1 2 3 4 5 6 7 0 8\nb 1 2 3 4 5 6 0 7 8\n", board).unwrap();
+    let twice = "a\t1\t3\t0.5\tR\n\u{feff}a\t1\t4\t0.7\tR\n";
+    let finished = instance_set::parse_results(twice, &set, &goal).unwrap();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].nodes, 3);
+    let disagree = "a\t1\t3\t0.5\tR\nb\t2\t3\t0.5\tRR\na\t3\t3\t0.5\tRLR\n";
+    let error = instance_set::parse_results(disagree, &set, &goal).unwrap_err();
+    assert!(
+        matches!(&error, SetError::BadResult { line: 3, why } if why.contains("on line 1")),
+        "{error:?}"
+    );
+}
+
+/// An instance that another run sharing the results file finished while this run searched
+/// the one before is not searched again.
+#[test]
+fn an_instance_another_run_finished_meanwhile_is_skipped() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let set = instance_set::parse_instances(
+        "a 1 2 3 4 5 6 7 0 8\nb 1 2 3 4 5 6 0 7 8\nc 1 2 3 4 5 0 7 8 6\n",
+        board,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    let h = LinearConflict::new(&goal);
+    let searched = std::cell::RefCell::new(Vec::new());
+    let solve = |instance: &instance_set::Instance| {
+        searched.borrow_mut().push(instance.id.clone());
+        if instance.id == "a" {
+            // Meanwhile another run appends b's line.
+            use std::io::Write as _;
+            let mut other = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&results)
+                .unwrap();
+            other.write_all(b"b\t2\t5\t0.100\tRR\n").unwrap();
+        }
+        Ok(search::run_with(
+            Algorithm::IdaStar,
+            &h,
+            &instance.start,
+            Limits::default(),
+        ))
+    };
+    let summary = instance_set::run(&set, None, &goal, &results, solve, |_, _| {}).unwrap();
+    assert_eq!(*searched.borrow(), ["a", "c"]);
+    assert_eq!((summary.skipped, summary.solved.len()), (1, 2));
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(
+        instance_set::parse_results(&text, &set, &goal)
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
 /// A last line cut short (no end of line, does not check) is set apart by `read_results` and
 /// removed by `run`, which solves its instance again; a complete last line without its end of
 /// line counts and is finished; a bad line elsewhere is still refused.

@@ -57,15 +57,22 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
             unwritten.get_or_insert(e);
         }
     };
-    let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
-        .map_err(|e| Failure::usage(e.to_string()))?;
-    if let Some((line, text)) = &summary.cut {
+    // Said before the run removes it (hours may pass before the run ends): its text, in
+    // case it was anything but a cut answer.
+    if let Ok(instance_set::ResultsFile {
+        cut: Some((line, text)),
+        ..
+    }) = instance_set::read_results(&args.results, &set, &goal)
+    {
         stderr_line!(
-            "npuzzle: note: {} line {line} was cut short (no end of line) and did not check; \
-             removed, its instance solved again: {text}",
+            "npuzzle: note: {} line {line} was cut short (no end of line) and does not \
+             check: removed, its instance not finished: {text}",
             args.results.display()
         );
     }
+    let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+
     stderr_line!(
         "npuzzle: {} finished before, {} solved now, {} failed",
         summary.skipped,
@@ -133,19 +140,20 @@ fn report(
         .cloned()
         .collect();
     let mut out = io::stdout().lock();
-    if json {
-        for row in instance_set::progress(&shown, &read.finished) {
-            write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))?;
-        }
+    let written = if json {
+        instance_set::progress(&shown, &read.finished)
+            .iter()
+            .try_for_each(|row| {
+                write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))
+            })
     } else {
         write!(
             out,
             "{}",
             instance_set::progress_table(&shown, &read.finished)
-        )?;
-    }
-    out.flush()?;
-    Ok(())
+        )
+    };
+    written.and_then(|()| out.flush()).map_err(stdout_failed)
 }
 
 /// `--only`'s ids, each in the set; `None` for every instance.
