@@ -653,13 +653,13 @@ pub fn run(
         .append(true)
         .open(results)
         .map_err(io)?;
-    // Runs sharing the file take turns: reading it and removing a cut line is one step, and
-    // so is each append, so no run removes what another has just written. (Advisory: a file
-    // system without locks runs without them, as before.)
     // Appended to and cut: a pipe or a device (which may never end) is no results file.
     if !file.metadata().map_err(io)?.is_file() {
         return Err(not_regular(results));
     }
+    // Runs sharing the file take turns: reading it and removing a cut line is one step, and
+    // so is each append, so no run removes what another has just written. (Advisory: a file
+    // system without locks runs without them, as before.)
     let _ = file.lock();
     let read = results_from_text(&read_capped(&file, results)?, set, goal)?;
     let mut done: HashSet<String> = read.finished.iter().map(|f| f.id.clone()).collect();
@@ -707,63 +707,9 @@ pub fn run(
                 continue;
             }
         };
-        let outcome = match &result.outcome {
-            Outcome::Solved(solution) => {
-                let letters = solution.moves_string();
-                let length = u32::try_from(solution.len()).expect("fewer than 2^32 moves");
-                // A solution that fails its check is reported with its moves: a search of hours
-                // is not thrown away over a published length that may be the wrong one.
-                match check_moves(instance, &letters, length, goal) {
-                    Ok(_) => Ok(Finished {
-                        id: instance.id.clone(),
-                        length,
-                        nodes: result.generated,
-                        seconds: result.elapsed.as_secs_f64(),
-                        moves: letters,
-                    }),
-                    Err(SetError::Mismatch { id, why }) => Err(SetError::Mismatch {
-                        id,
-                        why: format!("{why} (found {length} moves: {letters})"),
-                    }),
-                    Err(e) => Err(e),
-                }
-            }
-            Outcome::Unsolvable => Err(SetError::Unsolved {
-                id: instance.id.clone(),
-                why: "unsolvable".into(),
-            }),
-            Outcome::GaveUp(limit) => Err(SetError::Unsolved {
-                id: instance.id.clone(),
-                why: format!("gave up at the {limit}"),
-            }),
-            Outcome::Refused(error) => Err(SetError::Checkpoint {
-                id: instance.id.clone(),
-                why: error.to_string(),
-            }),
-        };
+        let outcome = checked(instance, &result, goal);
         if let Ok(finished) = &outcome {
-            // One write for the whole line: runs appending to one file at once keep their
-            // lines whole.
-            // A line that cannot be written is the error's text, so the answer is not lost.
-            let not_written = |e: std::io::Error| {
-                SetError::Io(format!(
-                    "{}: {e}; the line not written: {finished}",
-                    results.display()
-                ))
-            };
-            let _ = file.lock();
-            let before = file.metadata().map(|m| m.len());
-            let written = file
-                .write_all(format!("{finished}\n").as_bytes())
-                .and_then(|()| file.flush());
-            if let Err(e) = written {
-                // Take back what reached the file: half a line would join the next run's.
-                if let Ok(len) = before {
-                    let _ = file.set_len(len);
-                }
-                return Err(not_written(e));
-            }
-            let _ = file.unlock();
+            append(&file, finished, results)?;
         }
         observe(instance, &outcome);
         match outcome {
@@ -772,6 +718,68 @@ pub fn run(
         }
     }
     Ok(summary)
+}
+
+/// What [`run`] makes of `instance`'s search `result`: its results line once the solution
+/// checks (replayed to `goal`, the published length), else why not.
+fn checked(instance: &Instance, result: &SearchResult, goal: &State) -> Result<Finished, SetError> {
+    let failed = |why: String| SetError::Unsolved {
+        id: instance.id.clone(),
+        why,
+    };
+    match &result.outcome {
+        Outcome::Solved(solution) => {
+            let letters = solution.moves_string();
+            let length = u32::try_from(solution.len()).expect("fewer than 2^32 moves");
+            match check_moves(instance, &letters, length, goal) {
+                Ok(_) => Ok(Finished {
+                    id: instance.id.clone(),
+                    length,
+                    nodes: result.generated,
+                    seconds: result.elapsed.as_secs_f64(),
+                    moves: letters,
+                }),
+                // Reported with its moves: a search of hours is not thrown away over a
+                // published length that may be the wrong one.
+                Err(SetError::Mismatch { id, why }) => Err(SetError::Mismatch {
+                    id,
+                    why: format!("{why} (found {length} moves: {letters})"),
+                }),
+                Err(e) => Err(e),
+            }
+        }
+        Outcome::Unsolvable => Err(failed("unsolvable".into())),
+        Outcome::GaveUp(limit) => Err(failed(format!("gave up at the {limit}"))),
+        Outcome::Refused(error) => Err(SetError::Checkpoint {
+            id: instance.id.clone(),
+            why: error.to_string(),
+        }),
+    }
+}
+
+/// Appends `finished`'s line to the results `file` (at `path`), in one write under the lock:
+/// runs appending to one file at once keep their lines whole.
+///
+/// # Errors
+/// [`SetError::Io`] quoting the whole line, so the answer is not lost; the part of it that
+/// reached the file is taken back (half a line would join the next run's).
+fn append(mut file: &std::fs::File, finished: &Finished, path: &Path) -> Result<(), SetError> {
+    let _ = file.lock();
+    let before = file.metadata().map(|m| m.len());
+    let written = file
+        .write_all(format!("{finished}\n").as_bytes())
+        .and_then(|()| file.flush());
+    if let Err(e) = written {
+        if let Ok(len) = before {
+            let _ = file.set_len(len);
+        }
+        return Err(SetError::Io(format!(
+            "{}: {e}; the line not written: {finished}",
+            path.display()
+        )));
+    }
+    let _ = file.unlock();
+    Ok(())
 }
 
 /// A solver for [`run`] that asks `oracle` for each instance's optimal path to `goal`, as
