@@ -72,7 +72,6 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     }
     let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
         .map_err(|e| Failure::usage(e.to_string()))?;
-
     stderr_line!(
         "npuzzle: {} finished before, {} solved now, {} failed",
         summary.skipped,
