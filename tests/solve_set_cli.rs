@@ -398,6 +398,20 @@ fn a_set_without_its_board_or_readable_files_is_refused_in_one_line() {
     }
 }
 
+/// `npuzzle solve-set FILE --board 3x3 --results RESULTS` in `data`, as a plain `Command`
+/// (no input), for the tests that give it their own stdout or stderr.
+fn plain_solve_set(data: &Path, file: &Path, results: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"));
+    command
+        .arg("solve-set")
+        .arg(file)
+        .args(["--board", "3x3", "--results"])
+        .arg(results)
+        .env("NPUZZLE_DATA_DIR", data)
+        .stdin(std::process::Stdio::null());
+    command
+}
+
 /// The npuzzle binary run by bash after `limits` (ulimit commands), with `args`: for a cap on
 /// memory or file size that the test must not impose on itself.
 fn under_limits(limits: &str, data: &Path, args: &[&str]) -> std::process::Output {
@@ -598,17 +612,8 @@ fn stdout_that_fails_ends_non_zero_but_the_results_are_kept() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args([
-            "solve-set",
-            file.to_str().unwrap(),
-            "--board",
-            "3x3",
-            "--results",
-        ])
-        .arg(&results)
+    let out = plain_solve_set(dir.path(), &file, &results)
         .args(["-f", "json", "--only", "a,b,c"])
-        .env("NPUZZLE_DATA_DIR", dir.path())
         .stdout(full)
         .output()
         .unwrap();
@@ -771,17 +776,7 @@ fn a_closed_standard_error_does_not_stop_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let (file, set) = instance_file(dir.path());
     let results = dir.path().join("results.txt");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args([
-            "solve-set",
-            file.to_str().unwrap(),
-            "--board",
-            "3x3",
-            "--results",
-        ])
-        .arg(&results)
-        .env("NPUZZLE_DATA_DIR", dir.path())
-        .stdin(std::process::Stdio::null())
+    let mut child = plain_solve_set(dir.path(), &file, &results)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
