@@ -1,6 +1,7 @@
 //! Limits the environment cannot lift, and data directories another user could redirect:
-//! `RAYON_NUM_THREADS` does not get past the thread cap, and a data directory reached through
-//! a symbolic link another user planted in a sticky, world-writable directory is refused.
+//! `RAYON_NUM_THREADS` does not get past the thread cap, a file-size limit is an error and not
+//! a kill, and a data directory reached through a symbolic link another user planted in a
+//! sticky, world-writable directory is refused.
 
 mod common;
 mod unprivileged;
@@ -53,6 +54,33 @@ fn rayon_num_threads_does_not_lift_the_thread_cap() {
         stderr.contains("RAYON_NUM_THREADS=100000 is more than the limit"),
         "{stderr}"
     );
+}
+
+/// `ulimit -f 20 && npuzzle build --board 3x3`: the table (177 KiB) does not fit under a
+/// 20 KiB file-size limit. The kernel's SIGXFSZ would end the process at the write (no
+/// message, nothing cleaned up, status by signal); ignored, the write fails, and the build
+/// says so in one line, exit 2, leaving no temporary file or table behind in the directory.
+#[test]
+fn a_file_size_limit_is_an_error_not_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 20 && exec \"$0\" build --board 3x3 --data-dir \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_npuzzle"))
+        .arg(&data)
+        .env_remove("NPUZZLE_DATA_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr} {:?}", out.status);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&data)
+        .map(|entries| entries.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// A directory like `/tmp`: world-writable and sticky, open to everyone.

@@ -106,6 +106,8 @@ pub type CommandResult = Result<(), Failure>;
 
 /// Parses the arguments, runs the command and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    // A write past `ulimit -f` is an error to report (the line not written), not a kill.
+    npuzzle::store::ignore_file_size_signal();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),

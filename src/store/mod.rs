@@ -19,3 +19,4 @@ pub(crate) mod os;
 pub use file::{StoredBytes, StoredFileError};
 pub use format::{FormatError, Header};
 pub use mismatch::Mismatch;
+pub use os::ignore_file_size_signal;

@@ -1,7 +1,8 @@
 //! The library's only `unsafe` code: mapping a stored file into memory, asking the operating
 //! system which user npuzzle runs as, asking it to back a large allocation with huge
-//! pages, and asking the processor to start fetching a byte of a table the search will read
-//! soon. Everything else calls these four safe functions.
+//! pages, asking the processor to start fetching a byte of a table the search will read
+//! soon, and asking the kernel to let a write past the file-size limit fail instead of
+//! ending the process. Everything else calls these five safe functions.
 //!
 //! # Safety of the memory map
 //! `memmap2::Mmap::map` is unsafe because the mapped bytes could change (or vanish, if the
@@ -46,6 +47,30 @@ pub(crate) fn map_read_only(file: &File) -> io::Result<Mmap> {
 pub(crate) fn effective_uid() -> u32 {
     // SAFETY: geteuid takes no arguments, touches no memory of ours and cannot fail.
     unsafe { libc::geteuid() }
+}
+
+/// Has a write past the process's file-size limit (`ulimit -f`, `RLIMIT_FSIZE`) fail with an
+/// error (`EFBIG`, "File too large") instead of the kernel ending the process with `SIGXFSZ`
+/// at that write. Why: a program that writes results as it goes (`npuzzle solve-set`, a
+/// build, a batch into a file) must report the line it could not write and keep the rest;
+/// killed mid-write, it can do neither. Rust already does the same for `SIGPIPE`, and Python
+/// for both. Process-wide and kept across `exec` by child processes, so it is for a program's
+/// `main` to call (the `npuzzle` command does, first thing), not for a library to call behind
+/// its user's back; calling it again does nothing more. Elsewhere than Unix, nothing.
+///
+/// ```
+/// npuzzle::store::ignore_file_size_signal();
+/// ```
+pub fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN installs no handler of ours, so no code of this process can run at an
+    // unexpected moment because of it; `signal` with a valid signal number and SIG_IGN has no
+    // other effect than the disposition, is safe to call from any thread, and touches no
+    // memory of ours. Its result (the previous disposition; SIG_ERR only for an invalid
+    // signal number, which SIGXFSZ is not) is not needed.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// Asks Linux to back `memory` (the spare capacity of a large allocation, not touched yet)
