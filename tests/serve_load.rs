@@ -434,6 +434,64 @@ fn the_server_builds_nothing_unless_told_and_keeps_to_its_memory_budget() {
     server.terminate();
 }
 
+/// `GET /api/boards` (asked by the page as it loads) builds nothing, even under `--build`: it
+/// says what each board gives (4x4: databases built on the first question; 5x5, whose
+/// databases only `npuzzle build --pdb` makes: short shuffles), so the 3x3 table the page asks
+/// for first is not held up behind a 4x4 build; the first 4x4 question then builds them.
+#[test]
+fn the_board_menu_builds_nothing_and_the_first_question_does() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let server = Server::start(data.path());
+    let mut client = Client::connect(&server.address);
+    let reply = client.get("/api/boards").expect("an answer");
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let menu = json(&reply);
+    let board = |name: &str| -> serde_json::Value {
+        menu["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["board"] == name)
+            .unwrap_or_else(|| panic!("{name} in {menu}"))
+            .clone()
+    };
+    let four = board("4x4");
+    assert_eq!(four["answers"], "databases", "{four}");
+    let detail = four["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("6-6-3") && detail.contains("built on the first question"),
+        "{detail}"
+    );
+    assert_eq!(board("5x5")["answers"], "search");
+    assert_eq!(board("3x3")["answers"], "table");
+    assert_eq!(entries(data.path()), 0, "the menu built nothing");
+
+    // The first 4x4 question builds the 6-6-3 databases (three files), and the menu then
+    // names them as present.
+    let reply = client
+        .get("/api/distance?board=4x4&start=1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15")
+        .expect("an answer");
+    assert_eq!(json(&reply)["distance"], 1, "{reply:?}");
+    assert!(entries(data.path()) >= 3, "the databases were built");
+    let again = json(&client.get("/api/boards").expect("an answer"));
+    let four = again["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["board"] == "4x4")
+        .unwrap()
+        .clone();
+    assert_eq!(four["answers"], "databases", "{four}");
+    assert!(
+        !four["detail"]
+            .as_str()
+            .unwrap()
+            .contains("built on the first question"),
+        "{four}"
+    );
+    server.terminate();
+}
+
 /// MTM tables follow the STM tables' policy: their own files in the data directory, opened
 /// when present, built (and saved) only under `--build`, within the memory budget; a 12-cell
 /// board is no longer refused outright but budgeted like its STM table.

@@ -692,6 +692,39 @@ impl Oracle {
         &self,
         goal: &State,
     ) -> Result<Option<Arc<(PatternHeuristic, Databases)>>, AnswerError> {
+        self.find_pattern_databases(goal, true)
+    }
+
+    /// The pattern databases serving `goal` that this oracle holds or its source has now:
+    /// what [`pattern_databases`](Self::pattern_databases) gives, without building any. For a
+    /// question that must not start a build of seconds or minutes (a menu saying which boards
+    /// have databases, before anyone asked one). `Ok(None)` where none is there yet, which is
+    /// not remembered: a later [`pattern_databases`](Self::pattern_databases) may still build
+    /// [`Partition::built_on_first_use`].
+    ///
+    /// ```
+    /// use npuzzle::{Oracle, State};
+    /// let oracle = Oracle::in_memory(); // builds 6-6-3 when asked, but not here
+    /// let goal = State::goal("4x4".parse()?);
+    /// assert!(oracle.open_pattern_databases(&goal)?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`AnswerError::DatabaseSource`] when the source fails to open one.
+    pub fn open_pattern_databases(
+        &self,
+        goal: &State,
+    ) -> Result<Option<Arc<(PatternHeuristic, Databases)>>, AnswerError> {
+        self.find_pattern_databases(goal, false)
+    }
+
+    /// [`pattern_databases`](Self::pattern_databases), building only where `build` is set.
+    fn find_pattern_databases(
+        &self,
+        goal: &State,
+        build: bool,
+    ) -> Result<Option<Arc<(PatternHeuristic, Databases)>>, AnswerError> {
         let Some(source) = &self.source else {
             return Ok(None);
         };
@@ -720,7 +753,7 @@ impl Oracle {
             let Some(groups) = partition.groups(&canonical) else {
                 continue;
             };
-            let build = partition == Partition::SixSixThree;
+            let build = build && Partition::built_on_first_use(goal.board()) == Some(partition);
             let mut databases = Vec::new();
             for tiles in &groups {
                 match source
@@ -743,10 +776,13 @@ impl Oracle {
                 break;
             }
         }
-        self.patterns
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, found.clone());
+        // "None yet" without a build is no answer for a later question that may build.
+        if build || found.is_some() {
+            self.patterns
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, found.clone());
+        }
         Ok(found)
     }
 

@@ -162,6 +162,21 @@ impl Partition {
         .filter(|p| p.board() == board)
         .collect()
     }
+
+    /// The partition the answer layer builds when `board`'s databases are missing, where a
+    /// source builds: 4x4 6-6-3 (seconds, tens of megabytes). The others take minutes to
+    /// hours and gigabytes, so only `npuzzle build --pdb` builds them.
+    ///
+    /// ```
+    /// use npuzzle::pattern::Partition;
+    /// use npuzzle::Board;
+    /// assert_eq!(Partition::built_on_first_use(Board::new(4, 4)?), Some(Partition::SixSixThree));
+    /// assert_eq!(Partition::built_on_first_use(Board::new(5, 5)?), None);
+    /// # Ok::<(), npuzzle::BoardError>(())
+    /// ```
+    pub fn built_on_first_use(board: Board) -> Option<Partition> {
+        (board == Partition::SixSixThree.board()).then_some(Partition::SixSixThree)
+    }
 }
 
 impl fmt::Display for Partition {

@@ -75,6 +75,8 @@ pub struct Shared {
     pub answering: Arc<Semaphore>,
     /// Permits to run a search.
     pub searches: Arc<Semaphore>,
+    /// Whether missing tables and databases are built on first use (`--build`).
+    pub builds: bool,
 }
 
 /// The router: the page, its assets and the API.
@@ -173,6 +175,7 @@ pub fn run(args: &ServeArgs, context: &mut Context) -> CommandResult {
         oracle: Arc::new(policy_oracle(context, policy)),
         answering: Arc::new(Semaphore::new(MAX_ANSWERING)),
         searches: Arc::new(Semaphore::new(search_slots())),
+        builds: policy.build,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
