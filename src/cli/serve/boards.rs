@@ -95,31 +95,24 @@ pub async fn boards(With(shared): With<Shared>) -> Result<Json<BoardsJson>, ApiE
             } else {
                 // Never built here: a build of seconds (minutes for the debug binary) at the
                 // page's load would hold up the 3x3 table its first question waits for.
-                let found = oracle.open_pattern_databases(&goal).map_err(ApiError::from)?;
-                let buildable = Partition::built_on_first_use(board).filter(|_| builds);
-                match (found, buildable) {
-                    (Some(found), _) => BoardJson {
+                let databases = match oracle.open_pattern_databases(&goal).map_err(ApiError::from)? {
+                    Some(found) => Some(found.1.to_string()),
+                    None => Partition::built_on_first_use(board)
+                        .filter(|_| builds)
+                        .map(|p| format!("{p} (built on the first question, in seconds)")),
+                };
+                match databases {
+                    Some(which) => BoardJson {
                         label: format!("{name} (search with databases)"),
                         detail: format!(
-                            "{name}: exact distances by IDA* with the pattern databases {}, within {limit} s a question (a position it cannot finish shows a lower bound); shuffles are random walks",
-                            found.1
+                            "{name}: exact distances by IDA* with the pattern databases {which}, within {limit} s a question (a position it cannot finish shows a lower bound); shuffles are random walks"
                         ),
                         board: name,
                         answers: "databases",
                         exact_shuffle: false,
                         max_shuffle: None,
                     },
-                    (None, Some(partition)) => BoardJson {
-                        label: format!("{name} (search with databases)"),
-                        detail: format!(
-                            "{name}: exact distances by IDA* with the pattern databases {partition} (built on the first question, in seconds), within {limit} s a question (a position it cannot finish shows a lower bound); shuffles are random walks"
-                        ),
-                        board: name,
-                        answers: "databases",
-                        exact_shuffle: false,
-                        max_shuffle: None,
-                    },
-                    (None, None) => BoardJson {
+                    None => BoardJson {
                         label: format!("{name} (search: short shuffles only)"),
                         detail: format!(
                             "{name}: no pattern databases here, so exact distances come from IDA* with linear conflict within {limit} s a question, which finishes only near the goal: shuffles go at most {SEARCH_SHUFFLE_DEPTH} random moves deep (`npuzzle build --pdb` adds databases where the board has them)"
