@@ -32,6 +32,7 @@ use crate::board::{Board, Move};
 use crate::digits::grouped;
 use crate::guarantee::Guarantee;
 use crate::metric::Metric;
+use crate::search::checkpoint::{Checkpoint, CheckpointError};
 use crate::search::{Algorithm, Outcome, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
@@ -890,11 +891,7 @@ impl RunClock {
             Box::leak(dir.join(format!("{id}.checkpoint")).into_boxed_path());
         let seconds = dir.join(format!("{id}.seconds"));
         let before = if checkpoint.exists() {
-            std::fs::read_to_string(&seconds)
-                .ok()
-                .and_then(|text| text.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map_or(Duration::ZERO, Duration::from_secs_f64)
+            counted_seconds(&seconds)
         } else {
             Duration::ZERO
         };
@@ -952,6 +949,86 @@ impl RunClock {
     }
 }
 
+/// The seconds an `ID.seconds` file counts; zero where it is missing or not a number.
+fn counted_seconds(path: &Path) -> Duration {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(Duration::ZERO, Duration::from_secs_f64)
+}
+
+/// Where the search of an unfinished instance stands, read from its checkpoint in a
+/// checkpoint directory ([`in_progress`]): what `solve-set --report --checkpoint-dir` shows
+/// while a run of hours goes on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InProgress {
+    /// The bound of the iteration in progress: the optimal length once it is the last one.
+    pub bound: u32,
+    /// How many of that iteration's subtrees are finished.
+    pub finished_subtrees: usize,
+    /// How many subtrees the iteration has (0 before its split is done).
+    pub subtrees: usize,
+    /// Nodes generated so far, over every iteration and every run.
+    pub nodes: u64,
+    /// Seconds counted so far, over every run (to the checkpoint's last writing).
+    pub seconds: f64,
+}
+
+/// `instance`'s checkpoint in `dir` (`ID.checkpoint`, with the seconds of `ID.seconds`, as
+/// [`run`] keeps them), read and not changed: `Ok(None)` where there is none.
+///
+/// ```
+/// use npuzzle::instance_set::{in_progress, parse_instances};
+/// use npuzzle::search::checkpoint::Checkpoint;
+/// use npuzzle::{Board, State};
+/// let set = parse_instances("a 8 6 7 2 5 4 3 0 1 31\n", Board::THREE_BY_THREE)?;
+/// let goal = State::goal(Board::THREE_BY_THREE);
+/// let dir = std::env::temp_dir().join(format!("npuzzle-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// assert_eq!(in_progress(&dir, &set[0], &goal)?, None);
+/// let mut checkpoint = Checkpoint::new(set[0].start, goal, 7, 64, 29);
+/// checkpoint.subtrees = 70;
+/// checkpoint.mark(3, Some(31), 100, 250);
+/// std::fs::write(dir.join("a.checkpoint"), checkpoint.to_text())?;
+/// std::fs::write(dir.join("a.seconds"), "12.5\n")?;
+/// let found = in_progress(&dir, &set[0], &goal)?.expect("a checkpoint");
+/// assert_eq!((found.bound, found.finished_subtrees, found.subtrees), (29, 1, 70));
+/// assert_eq!((found.nodes, found.seconds), (250, 12.5));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// The checkpoint cannot be read, is damaged, or is of another start or goal (the instance
+/// file or `--goal` changed): the run would refuse it too.
+pub fn in_progress(
+    dir: &Path,
+    instance: &Instance,
+    goal: &State,
+) -> Result<Option<InProgress>, CheckpointError> {
+    let path = dir.join(format!("{}.checkpoint", instance.id));
+    let Some(checkpoint) = Checkpoint::load(&path)? else {
+        return Ok(None);
+    };
+    if checkpoint.start != instance.start || checkpoint.goal != *goal {
+        return Err(CheckpointError::Foreign {
+            path: path.display().to_string(),
+            what: format!(
+                "from {} to {}, not instance {}'s",
+                checkpoint.start, checkpoint.goal, instance.id
+            ),
+        });
+    }
+    Ok(Some(InProgress {
+        bound: checkpoint.bound,
+        finished_subtrees: checkpoint.finished(),
+        subtrees: checkpoint.subtrees,
+        nodes: checkpoint.generated,
+        seconds: counted_seconds(&dir.join(format!("{}.seconds", instance.id))).as_secs_f64(),
+    }))
+}
+
 /// Writes `seconds` to `path` atomically (never half a number). Best effort: a file that
 /// cannot be written costs the next run's count, not this run's search.
 fn save_seconds(path: &Path, seconds: Duration) {
@@ -1007,6 +1084,19 @@ pub fn progress<'a>(set: &'a [Instance], finished: &'a [Finished]) -> Vec<Progre
 /// ```
 #[must_use]
 pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
+    progress_table_with(set, finished, |_| None)
+}
+
+/// [`progress_table`] with the unfinished instances' checkpoints: `checkpoint` gives each
+/// unfinished instance's ([`in_progress`] in a checkpoint directory), shown in place of
+/// "not yet" as `in progress: bound 101, 2,789 of 6,111 subtrees, 97,326,069,661 nodes,
+/// 3,825 s`, or the reason it would be refused.
+#[must_use]
+pub fn progress_table_with(
+    set: &[Instance],
+    finished: &[Finished],
+    checkpoint: impl Fn(&Instance) -> Option<Result<InProgress, CheckpointError>>,
+) -> String {
     use fmt::Write as _;
     let mut out = String::from(
         "| id | length (published) | nodes generated | published nodes | ratio | seconds | node rate |\n\
@@ -1046,9 +1136,24 @@ pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
                 }
             }
             None => {
+                let state = match checkpoint(instance) {
+                    None => "not yet".to_string(),
+                    Some(Ok(now)) => format!(
+                        "in progress: bound {}, {} of {} subtrees, {} nodes, {} s",
+                        now.bound,
+                        grouped(&now.finished_subtrees.to_string()),
+                        grouped(&now.subtrees.to_string()),
+                        grouped(&now.nodes.to_string()),
+                        grouped(&format!("{:.0}", now.seconds))
+                    ),
+                    // A path may hold the table's separator.
+                    Some(Err(refused)) => {
+                        format!("checkpoint refused: {refused}").replace('|', "\\|")
+                    }
+                };
                 let _ = writeln!(
                     out,
-                    "| {} | ({}) | not yet | {shown} | | | |",
+                    "| {} | ({}) | {state} | {shown} | | | |",
                     instance.id,
                     length(instance.published)
                 );

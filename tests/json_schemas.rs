@@ -219,14 +219,34 @@ fn every_commands_json_validates_against_its_schema() {
         "-f",
         "json",
     ];
+    // z in progress: its checkpoint, as a run stopped in its iteration at bound 1 leaves it.
+    let checkpoints = d.join("checkpoints");
+    std::fs::create_dir_all(&checkpoints).unwrap();
+    let z: npuzzle::State = "123450786".parse().unwrap();
+    let mut checkpoint =
+        npuzzle::search::checkpoint::Checkpoint::new(z, "123456780".parse().unwrap(), 1, 4, 1);
+    checkpoint.subtrees = 2;
+    checkpoint.mark(0, Some(3), 1, 2);
+    std::fs::write(checkpoints.join("z.checkpoint"), checkpoint.to_text()).unwrap();
+    let report = [
+        "--report",
+        "--checkpoint-dir",
+        checkpoints.to_str().unwrap(),
+    ];
     let rows = check(
         "solve-set",
         &[
             run(d, &[&solving[..], &["--only", "a,u"]].concat(), ""),
-            run(d, &[&solving[..], &["--report"]].concat(), ""),
+            run(d, &[&solving[..], &report[..]].concat(), ""),
         ]
         .concat(),
     );
+    assert_eq!(
+        rows[4]["in_progress"]["finished_subtrees"], 1,
+        "{}",
+        rows[4]
+    );
+    assert!(rows[3]["in_progress"].is_null());
     let solved: Vec<(&str, bool)> = rows
         .iter()
         .map(|r| (r["id"].as_str().unwrap(), r["solved"].as_bool().unwrap()))

@@ -4,7 +4,7 @@
 //! library's table; a tampered line, a missing board and an unreadable file exit 2 with one
 //! line; an unsolvable instance exits 1 and is not appended; a checkpoint directory resumes an
 //! instance that gave up and counts the seconds of every run, and a killed one those up to
-//! its last checkpoint; `-f json` gives the same as records; endless and empty files, empty
+//! its last checkpoint, and `--report` shows where it stands; `-f json` gives the same as records; endless and empty files, empty
 //! ids, a line that cannot be written (quoted in the error, its remains removed by the next
 //! run) and output that fails are each handled without losing an answer.
 
@@ -296,6 +296,47 @@ fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
     .unwrap();
     let mut wrong = args.to_vec();
     wrong[0] = other.to_str().unwrap();
+    // The report shows where h stands (its checkpoint's bound, subtrees, nodes and seconds)
+    // and that g's would be refused, writing nothing; without the directory, a note.
+    let report = |file: &str, dir_arg: &Path| {
+        let mut asked = args[..5].to_vec();
+        asked[0] = file;
+        let dir_arg = dir_arg.to_str().unwrap();
+        solve_set(
+            dir.path(),
+            &[&asked[..], &["--report", "--checkpoint-dir", dir_arg]].concat(),
+        )
+    };
+    let saved = npuzzle::search::checkpoint::Checkpoint::load(&checkpoints.join("h.checkpoint"))
+        .unwrap()
+        .unwrap();
+    let table = report(args[0], &checkpoints).stdout();
+    let expected = format!(
+        "| h | (31) | in progress: bound {}, {} of {} subtrees, {} nodes, {:.0} s |",
+        saved.bound,
+        saved.finished(),
+        saved.subtrees,
+        npuzzle::digits::grouped(&saved.generated.to_string()),
+        kept
+    );
+    assert!(table.contains(&expected), "{expected}\n{table}");
+    let table = report(wrong[0], &checkpoints).stdout();
+    assert!(
+        table.contains("| g | (1) | checkpoint refused: "),
+        "{table}"
+    );
+    let missing = report(args[0], &dir.path().join("nowhere"));
+    assert!(
+        missing.stdout().contains("| h | (31) | not yet |"),
+        "{}",
+        missing.stdout()
+    );
+    assert!(
+        missing.stderr().contains("does not exist"),
+        "{}",
+        missing.stderr()
+    );
+    assert!(!dir.path().join("nowhere").exists());
     let refused = solve_set(dir.path(), &wrong);
     // A bad file, not a negative answer: exit 2.
     assert_eq!(refused.code(), Some(2), "{}", refused.stderr());

@@ -306,7 +306,8 @@ pub struct SolveSetArgs {
 
     /// Print the set's progress instead of solving: one Markdown row per instance, easiest
     /// first, the results file's length, nodes, seconds and node rate against the published
-    /// figures
+    /// figures; with --checkpoint-dir, where each unfinished instance's search stands (its
+    /// iteration's bound, subtrees finished, nodes and seconds so far)
     #[arg(long)]
     pub report: bool,
 

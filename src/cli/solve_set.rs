@@ -138,18 +138,41 @@ fn report(
         .filter(|i| only.is_none_or(|ids| ids.contains(&i.id)))
         .cloned()
         .collect();
+    // With --checkpoint-dir, where each unfinished instance's search stands (read only: the
+    // report writes nothing, and makes no directory).
+    let dir = args.checkpoint_dir.as_deref();
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        stderr_line!(
+            "npuzzle: note: checkpoint directory {} does not exist: no instance is in progress",
+            dir.display()
+        );
+    }
+    let checkpoint = |instance: &Instance| {
+        dir.filter(|d| d.is_dir())
+            .and_then(|d| instance_set::in_progress(d, instance, goal).transpose())
+    };
     let mut out = io::stdout().lock();
     let written = if json {
         instance_set::progress(&shown, &read.finished)
             .iter()
             .try_for_each(|row| {
-                write_json(&mut out, &InstanceJson::new(row.instance, Ok(row.finished)))
+                let mut record = InstanceJson::new(row.instance, Ok(row.finished));
+                if row.finished.is_none() {
+                    match checkpoint(row.instance) {
+                        Some(Ok(now)) => record.in_progress = Some(now.into()),
+                        Some(Err(refused)) => {
+                            record.error = Some(format!("checkpoint refused: {refused}"));
+                        }
+                        None => {}
+                    }
+                }
+                write_json(&mut out, &record)
             })
     } else {
         write!(
             out,
             "{}",
-            instance_set::progress_table(&shown, &read.finished)
+            instance_set::progress_table_with(&shown, &read.finished, checkpoint)
         )
     };
     written.and_then(|()| out.flush()).map_err(stdout_failed)
@@ -238,8 +261,33 @@ struct InstanceJson<'a> {
     nodes_per_second: Option<f64>,
     /// The solution as `U D L R` letters.
     moves: Option<&'a str>,
-    /// Why the instance failed (a search that gave up, a length other than the published).
+    /// Why the instance failed (a search that gave up, a length other than the published);
+    /// with `--report`, why its checkpoint would be refused.
     error: Option<String>,
+    /// With `--report --checkpoint-dir`, where an unfinished instance's search stands.
+    in_progress: Option<InProgressJson>,
+}
+
+/// [`instance_set::InProgress`] in a record.
+#[derive(serde::Serialize)]
+struct InProgressJson {
+    bound: u32,
+    finished_subtrees: usize,
+    subtrees: usize,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl From<instance_set::InProgress> for InProgressJson {
+    fn from(now: instance_set::InProgress) -> Self {
+        InProgressJson {
+            bound: now.bound,
+            finished_subtrees: now.finished_subtrees,
+            subtrees: now.subtrees,
+            nodes: now.nodes,
+            seconds: now.seconds,
+        }
+    }
 }
 
 impl<'a> InstanceJson<'a> {
@@ -257,6 +305,7 @@ impl<'a> InstanceJson<'a> {
             nodes_per_second: finished.map(Finished::rate),
             moves: finished.map(|f| f.moves.as_str()),
             error: found.err().map(ToString::to_string),
+            in_progress: None,
         }
     }
 }
