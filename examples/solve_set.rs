@@ -11,7 +11,8 @@
 //! `--report` prints the set's progress instead of solving: one Markdown row per instance,
 //! easiest first, the results file's figures against the published ones
 //! ([`instance_set::progress_table`]; BENCHMARKS.md's table of the fifty is this output,
-//! `--data-dir` not needed):
+//! `--data-dir` not needed); with `--checkpoint-dir`, an unfinished instance's row says where
+//! its search stands ([`instance_set::in_progress`]):
 //!
 //! ```text
 //! cargo run --release --example solve_set -- --board 5x5 --instances data/korf50_24.txt \
@@ -128,7 +129,12 @@ fn run() -> Result<ExitCode, String> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("{}: {e}", results.display())),
         };
-        print!("{}", instance_set::progress_table(&set, &done));
+        // With --checkpoint-dir, where each unfinished instance stands (read only).
+        let table = instance_set::progress_table_with(&set, &done, |instance| {
+            let dir = checkpoints.as_deref()?;
+            instance_set::in_progress(dir, instance, &goal).transpose()
+        });
+        print!("{table}");
         return Ok(ExitCode::SUCCESS);
     }
     let dir = dir.ok_or("--data-dir is needed")?;
