@@ -949,10 +949,13 @@ impl RunClock {
     }
 }
 
-/// The seconds an `ID.seconds` file counts; zero where it is missing or not a number.
+/// The seconds an `ID.seconds` file counts; zero where it is missing, not a number, or not
+/// a small regular file (a FIFO there would block the run).
 fn counted_seconds(path: &Path) -> Duration {
-    std::fs::read_to_string(path)
+    std::fs::metadata(path)
         .ok()
+        .filter(|meta| meta.is_file() && meta.len() < 100)
+        .and_then(|_| std::fs::read_to_string(path).ok())
         .and_then(|text| text.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
         .map_or(Duration::ZERO, Duration::from_secs_f64)

@@ -833,3 +833,54 @@ fn a_closed_standard_error_does_not_stop_the_run() {
     let finished = instance_set::parse_results(&text, &set, &goal).unwrap();
     assert_eq!(finished.len(), set.len() - 1);
 }
+
+/// FIFOs in place of an instance's checkpoint and seconds files (a hostile or mistaken
+/// checkpoint directory): the run refuses the checkpoint at once (exit 2, the other
+/// instances solved) and the report says so, neither waiting for a writer that never comes
+/// (`timeout` turns a hang into a failure here).
+#[test]
+fn fifos_in_a_checkpoint_directory_are_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = instance_file(dir.path());
+    let results = dir.path().join("results.txt");
+    let checkpoints = dir.path().join("checkpoints");
+    std::fs::create_dir(&checkpoints).unwrap();
+    for name in ["a.checkpoint", "a.seconds"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(checkpoints.join(name))
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let run = |extra: &[&str]| {
+        std::process::Command::new("timeout")
+            .arg("60")
+            .arg(env!("CARGO_BIN_EXE_npuzzle"))
+            .arg("solve-set")
+            .arg(&file)
+            // By IDA*, which keeps checkpoints: a table answers without one.
+            .args(["--board", "3x3", "--no-table", "--algorithm", "idastar"])
+            .args(["--only", "a,b", "--results"])
+            .arg(&results)
+            .arg("--checkpoint-dir")
+            .arg(&checkpoints)
+            .args(extra)
+            .env("NPUZZLE_DATA_DIR", dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    let written = std::fs::read_to_string(&results).unwrap();
+    assert!(written.lines().any(|l| l.starts_with("b\t")), "{written}");
+    let out = run(&["--report"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    assert!(
+        table.contains("| a | ") && table.contains("not a regular file"),
+        "{table}"
+    );
+}

@@ -33,6 +33,10 @@ use crate::state::State;
 /// The first line of every checkpoint, with the format's version.
 const MAGIC: &str = "npuzzle-checkpoint 1";
 
+/// The largest checkpoint read: a few hundred bytes and one hex digit per four subtrees
+/// (64 MiB would name 2^28 subtrees, far past any split).
+const MAX_BYTES: u64 = 64 << 20;
+
 /// Why a checkpoint was not used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -238,12 +242,22 @@ impl Checkpoint {
     /// The file cannot be read, or is not a whole checkpoint.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, CheckpointError> {
         let name = path.display().to_string();
+        let damaged = |reason: &str| CheckpointError::Damaged {
+            path: name.clone(),
+            reason: reason.to_string(),
+        };
+        // Only a regular file is read, and only so much of it: a FIFO in its place would
+        // block the run (or the report) forever, and `/dev/zero` would fill the memory.
+        match std::fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => return Err(damaged("not a regular file")),
+            Ok(meta) if meta.len() > MAX_BYTES => {
+                return Err(damaged(&format!("larger than {MAX_BYTES} bytes")))
+            }
+            _ => {}
+        }
         match std::fs::read(path) {
             Ok(bytes) => {
-                let text = String::from_utf8(bytes).map_err(|_| CheckpointError::Damaged {
-                    path: name.clone(),
-                    reason: "not text".to_string(),
-                })?;
+                let text = String::from_utf8(bytes).map_err(|_| damaged("not text"))?;
                 Checkpoint::parse(&text, &name).map(Some)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -352,6 +366,29 @@ mod tests {
         c.mark(129, Some(31), 5, 9);
         c.mark(64, None, 1, 1);
         c
+    }
+
+    /// A FIFO or a directory in a checkpoint's place is refused at once, not waited on (a
+    /// FIFO blocks its reader until a writer comes) or read.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("a.checkpoint");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for path in [fifo.as_path(), dir.path()] {
+            match Checkpoint::load(path) {
+                Err(CheckpointError::Damaged { reason, .. }) => {
+                    assert_eq!(reason, "not a regular file");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(Checkpoint::load(&dir.path().join("none")), Ok(None));
     }
 
     #[test]
