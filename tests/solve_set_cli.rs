@@ -337,6 +337,12 @@ fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
         missing.stderr()
     );
     assert!(!dir.path().join("nowhere").exists());
+    let not_a_dir = report(args[0], &file);
+    assert!(
+        not_a_dir.stderr().contains("is not a directory"),
+        "{}",
+        not_a_dir.stderr()
+    );
     let refused = solve_set(dir.path(), &wrong);
     // A bad file, not a negative answer: exit 2.
     assert_eq!(refused.code(), Some(2), "{}", refused.stderr());

@@ -142,8 +142,13 @@ fn report(
     // report writes nothing, and makes no directory).
     let dir = args.checkpoint_dir.as_deref();
     if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        let why = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
         stderr_line!(
-            "npuzzle: note: checkpoint directory {} does not exist: no instance is in progress",
+            "npuzzle: note: checkpoint directory {} {why}: no instance is in progress",
             dir.display()
         );
     }
