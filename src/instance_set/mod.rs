@@ -19,6 +19,9 @@
 //! is the published optimum where the instance file gives one. For an instance without a
 //! published length, the line's optimality rests on the run that wrote it (this runner only
 //! appends optimal searches' answers); a line merged from elsewhere is checked by replay only.
+//!
+//! The set's progress, as data ([`progress()`]) and as a table ([`progress_table`]), with
+//! where an unfinished instance stands ([`in_progress`]), lives in `instance_set/progress.rs`.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -29,14 +32,17 @@ use std::time::{Duration, Instant};
 
 use crate::answer::{AnswerError, How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
-use crate::digits::grouped;
 use crate::guarantee::Guarantee;
 use crate::metric::Metric;
-use crate::search::checkpoint::{Checkpoint, CheckpointError};
 use crate::search::{Algorithm, Outcome, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::store::file::write_atomic;
+
+mod progress;
+pub use progress::{
+    in_progress, progress, progress_table, progress_table_with, InProgress, Progress,
+};
 
 /// One instance of a set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -961,237 +967,8 @@ fn counted_seconds(path: &Path) -> Duration {
         .map_or(Duration::ZERO, Duration::from_secs_f64)
 }
 
-/// Where the search of an unfinished instance stands, read from its checkpoint in a
-/// checkpoint directory ([`in_progress`]): what `solve-set --report --checkpoint-dir` shows
-/// while a run of hours goes on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct InProgress {
-    /// The bound of the iteration in progress: the optimal length once it is the last one.
-    pub bound: u32,
-    /// How many of that iteration's subtrees are finished.
-    pub finished_subtrees: usize,
-    /// How many subtrees the iteration has (0 before its split is done).
-    pub subtrees: usize,
-    /// Nodes generated so far, over every iteration and every run.
-    pub nodes: u64,
-    /// Seconds counted so far, over every run (to the checkpoint's last writing).
-    pub seconds: f64,
-}
-
-/// `instance`'s checkpoint in `dir` (`ID.checkpoint`, with the seconds of `ID.seconds`, as
-/// [`run`] keeps them), read and not changed: `Ok(None)` where there is none.
-///
-/// ```
-/// use npuzzle::instance_set::{in_progress, parse_instances};
-/// use npuzzle::search::checkpoint::Checkpoint;
-/// use npuzzle::{Board, State};
-/// let set = parse_instances("a 8 6 7 2 5 4 3 0 1 31\n", Board::THREE_BY_THREE)?;
-/// let goal = State::goal(Board::THREE_BY_THREE);
-/// let dir = std::env::temp_dir().join(format!("npuzzle-doc-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// assert_eq!(in_progress(&dir, &set[0], &goal)?, None);
-/// let mut checkpoint = Checkpoint::new(set[0].start, goal, 7, 64, 29);
-/// checkpoint.subtrees = 70;
-/// checkpoint.mark(3, Some(31), 100, 250);
-/// std::fs::write(dir.join("a.checkpoint"), checkpoint.to_text())?;
-/// std::fs::write(dir.join("a.seconds"), "12.5\n")?;
-/// let found = in_progress(&dir, &set[0], &goal)?.expect("a checkpoint");
-/// assert_eq!((found.bound, found.finished_subtrees, found.subtrees), (29, 1, 70));
-/// assert_eq!((found.nodes, found.seconds), (250, 12.5));
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// The checkpoint cannot be read, is damaged, or is of another start or goal (the instance
-/// file or `--goal` changed): the run would refuse it too.
-pub fn in_progress(
-    dir: &Path,
-    instance: &Instance,
-    goal: &State,
-) -> Result<Option<InProgress>, CheckpointError> {
-    let path = dir.join(format!("{}.checkpoint", instance.id));
-    let Some(checkpoint) = Checkpoint::load(&path)? else {
-        return Ok(None);
-    };
-    if checkpoint.start != instance.start || checkpoint.goal != *goal {
-        return Err(CheckpointError::Foreign {
-            path: path.display().to_string(),
-            what: format!(
-                "from {} to {}, not instance {}'s",
-                checkpoint.start, checkpoint.goal, instance.id
-            ),
-        });
-    }
-    Ok(Some(InProgress {
-        bound: checkpoint.bound,
-        finished_subtrees: checkpoint.finished(),
-        subtrees: checkpoint.subtrees,
-        nodes: checkpoint.generated,
-        seconds: counted_seconds(&dir.join(format!("{}.seconds", instance.id))).as_secs_f64(),
-    }))
-}
-
 /// Writes `seconds` to `path` atomically (never half a number). Best effort: a file that
 /// cannot be written costs the next run's count, not this run's search.
 fn save_seconds(path: &Path, seconds: Duration) {
     let _ = write_atomic(path, format!("{:.3}\n", seconds.as_secs_f64()).as_bytes());
-}
-
-/// One instance of a set and, once it is finished, its results line.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Progress<'a> {
-    /// The instance.
-    pub instance: &'a Instance,
-    /// Its results line, if it is finished.
-    pub finished: Option<&'a Finished>,
-}
-
-/// Each instance of `set` with its line of `finished` if it has one, easiest first (by
-/// [`sort_easiest_first`]): the rows of [`progress_table`], as data.
-#[must_use]
-pub fn progress<'a>(set: &'a [Instance], finished: &'a [Finished]) -> Vec<Progress<'a>> {
-    let mut rows: Vec<Progress<'a>> = set
-        .iter()
-        .map(|instance| Progress {
-            instance,
-            finished: finished.iter().find(|f| f.id == instance.id),
-        })
-        .collect();
-    rows.sort_by_key(|row| row.instance.published_nodes().unwrap_or(u64::MAX));
-    rows
-}
-
-/// The per-instance table of a set's progress, in Markdown, as BENCHMARKS.md holds it for
-/// Korf and Felner's fifty: one row per instance of `set`, easiest first by its last column
-/// (the published node count in Korf's files; rows without one go last), with the finished
-/// instance's length against the published one, its nodes against the published nodes and
-/// their ratio, the seconds counted and the node rate; an unfinished instance shows its
-/// published figures only. A last row sums the finished ones.
-///
-/// ```
-/// use npuzzle::instance_set::{parse_instances, progress_table, Finished};
-/// use npuzzle::Board;
-/// let set = parse_instances(
-///     "a 1 2 3 4 5 6 7 0 8 1 0 2000000\nb 1 2 3 4 5 6 0 7 8 2 0 1000\n",
-///     Board::THREE_BY_THREE,
-/// )?;
-/// let moves = "R".to_string();
-/// let done = [Finished { id: "a".into(), length: 1, nodes: 3_000_000, seconds: 2.0, moves }];
-/// let table = progress_table(&set, &done);
-/// let rows: Vec<&str> = table.lines().collect();
-/// assert_eq!(rows[2], "| b | (2) | not yet | 1,000 | | | |");
-/// assert_eq!(rows[3], "| a | 1 (1) | 3,000,000 | 2,000,000 | 1.50 | 2 | 1.5 M/s |");
-/// assert_eq!(rows[4], "| 1 of 2 solved | | 3,000,000 | 2,000,000 | 1.50 | 2 | 1.5 M/s |");
-/// # Ok::<(), npuzzle::instance_set::SetError>(())
-/// ```
-#[must_use]
-pub fn progress_table(set: &[Instance], finished: &[Finished]) -> String {
-    progress_table_with(set, finished, |_| None)
-}
-
-/// [`progress_table`] with the unfinished instances' checkpoints: `checkpoint` gives each
-/// unfinished instance's ([`in_progress`] in a checkpoint directory), shown in place of
-/// "not yet" as `in progress: bound 101, 2,789 of 6,111 subtrees, 97,326,069,661 nodes,
-/// 3,825 s`, or the reason it would be refused.
-#[must_use]
-pub fn progress_table_with(
-    set: &[Instance],
-    finished: &[Finished],
-    checkpoint: impl Fn(&Instance) -> Option<Result<InProgress, CheckpointError>>,
-) -> String {
-    use fmt::Write as _;
-    let mut out = String::from(
-        "| id | length (published) | nodes generated | published nodes | ratio | seconds | node rate |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-    );
-    let (mut solved, mut nodes, mut seconds) = (0, 0u64, 0.0f64);
-    // The ratio compares the instances that have a published count.
-    let (mut compared, mut published_nodes) = (0u64, 0u64);
-    let length = |l: Option<u32>| l.map_or_else(|| "?".to_string(), |l| l.to_string());
-    for Progress { instance, finished } in progress(set, finished) {
-        let published = instance.published_nodes();
-        let shown = published.map_or_else(String::new, |p| grouped(&p.to_string()));
-        match finished {
-            Some(f) => {
-                let differs = if instance.published.is_some_and(|p| p != f.length) {
-                    " **differs**"
-                } else {
-                    ""
-                };
-                let ratio = published.map_or_else(String::new, |p| ratio(f.nodes, p));
-                let _ = writeln!(
-                    out,
-                    "| {} | {} ({}){differs} | {} | {shown} | {ratio} | {} | {} |",
-                    instance.id,
-                    f.length,
-                    length(instance.published),
-                    grouped(&f.nodes.to_string()),
-                    grouped(&format!("{:.0}", f.seconds)),
-                    rate(f.nodes, f.seconds)
-                );
-                solved += 1;
-                nodes = nodes.saturating_add(f.nodes);
-                seconds += f.seconds;
-                if let Some(p) = published {
-                    compared = compared.saturating_add(f.nodes);
-                    published_nodes = published_nodes.saturating_add(p);
-                }
-            }
-            None => {
-                let state = match checkpoint(instance) {
-                    None => "not yet".to_string(),
-                    Some(Ok(now)) => format!(
-                        "in progress: bound {}, {} of {} subtrees, {} nodes, {} s",
-                        now.bound,
-                        grouped(&now.finished_subtrees.to_string()),
-                        grouped(&now.subtrees.to_string()),
-                        grouped(&now.nodes.to_string()),
-                        grouped(&format!("{:.0}", now.seconds))
-                    ),
-                    // A path may hold the table's separator.
-                    Some(Err(refused)) => {
-                        format!("checkpoint refused: {refused}").replace('|', "\\|")
-                    }
-                };
-                let _ = writeln!(
-                    out,
-                    "| {} | ({}) | {state} | {shown} | | | |",
-                    instance.id,
-                    length(instance.published)
-                );
-            }
-        }
-    }
-    let _ = writeln!(
-        out,
-        "| {solved} of {} solved | | {} | {} | {} | {} | {} |",
-        set.len(),
-        grouped(&nodes.to_string()),
-        grouped(&published_nodes.to_string()),
-        ratio(compared, published_nodes),
-        grouped(&format!("{seconds:.0}")),
-        rate(nodes, seconds)
-    );
-    out
-}
-
-/// `ours / published` to two places (0.00 when nothing is published).
-fn ratio(ours: u64, published: u64) -> String {
-    let r = if published == 0 {
-        0.0
-    } else {
-        ours as f64 / published as f64
-    };
-    format!("{r:.2}")
-}
-
-/// Millions of nodes a second, to one place (0.0 for no time).
-fn rate(nodes: u64, seconds: f64) -> String {
-    let r = if seconds > 0.0 {
-        nodes as f64 / seconds / 1e6
-    } else {
-        0.0
-    };
-    format!("{r:.1} M/s")
 }
