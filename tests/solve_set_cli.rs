@@ -603,9 +603,9 @@ fn endless_and_empty_files_and_empty_ids_are_refused_in_one_line() {
 
 /// A results line that cannot be written (here: the file-size limit, `ulimit -f`, which the
 /// command meets as an error and not as the kernel's SIGXFSZ: the shell does not ignore the
-/// signal for it) is the error's text, so
-/// an answer that took hours is not lost; the part of it that reached the file is taken
-/// back, and the next run solves that instance again instead of refusing the file.
+/// signal for it) is the error's text, so an answer that took hours is not lost; the part of
+/// it that reached the file is taken back, and the next run solves that instance again
+/// instead of refusing the file.
 #[test]
 fn a_line_that_cannot_be_written_is_shown_and_its_part_taken_back() {
     let dir = tempfile::tempdir().unwrap();
