@@ -140,8 +140,8 @@ fn report(
         .collect();
     // With --checkpoint-dir, where each unfinished instance's search stands (read only: the
     // report writes nothing, and makes no directory).
-    let dir = args.checkpoint_dir.as_deref();
-    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+    let given = args.checkpoint_dir.as_deref();
+    if let Some(dir) = given.filter(|d| !d.is_dir()) {
         let why = if dir.exists() {
             "is not a directory"
         } else {
@@ -152,9 +152,10 @@ fn report(
             dir.display()
         );
     }
+    // Asked once, not once an instance.
+    let dir = given.filter(|d| d.is_dir());
     let checkpoint = |instance: &Instance| {
-        dir.filter(|d| d.is_dir())
-            .and_then(|d| instance_set::in_progress(d, instance, goal).transpose())
+        dir.and_then(|d| instance_set::in_progress(d, instance, goal).transpose())
     };
     let mut out = io::stdout().lock();
     let written = if json {

@@ -893,9 +893,8 @@ impl RunClock {
     pub fn start(dir: &Path, id: &str) -> RunClock {
         // One search per instance: the path lives as long as the process (and keeps `Limits`
         // `Copy`); a few bytes an instance.
-        let checkpoint: &'static Path =
-            Box::leak(dir.join(format!("{id}.checkpoint")).into_boxed_path());
-        let seconds = dir.join(format!("{id}.seconds"));
+        let (checkpoint, seconds) = checkpoint_files(dir, id);
+        let checkpoint: &'static Path = Box::leak(checkpoint.into_boxed_path());
         let before = if checkpoint.exists() {
             counted_seconds(&seconds)
         } else {
@@ -953,6 +952,14 @@ impl RunClock {
         }
         total
     }
+}
+
+/// Instance `id`'s files in the checkpoint directory `dir`: `ID.checkpoint` and `ID.seconds`.
+fn checkpoint_files(dir: &Path, id: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{id}.checkpoint")),
+        dir.join(format!("{id}.seconds")),
+    )
 }
 
 /// The seconds an `ID.seconds` file counts; zero where it is missing, not a number, or not

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::{counted_seconds, Finished, Instance};
+use super::{checkpoint_files, counted_seconds, Finished, Instance};
 use crate::digits::grouped;
 use crate::search::checkpoint::{Checkpoint, CheckpointError};
 use crate::state::State;
@@ -60,7 +60,7 @@ pub fn in_progress(
     instance: &Instance,
     goal: &State,
 ) -> Result<Option<InProgress>, CheckpointError> {
-    let path = dir.join(format!("{}.checkpoint", instance.id));
+    let (path, seconds) = checkpoint_files(dir, &instance.id);
     let Some(checkpoint) = Checkpoint::load(&path)? else {
         return Ok(None);
     };
@@ -78,7 +78,7 @@ pub fn in_progress(
         finished_subtrees: checkpoint.finished(),
         subtrees: checkpoint.subtrees,
         nodes: checkpoint.generated,
-        seconds: counted_seconds(&dir.join(format!("{}.seconds", instance.id))).as_secs_f64(),
+        seconds: counted_seconds(&seconds).as_secs_f64(),
     }))
 }
 
