@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The background run of Korf and Felner's fifty 24-puzzles (issue 22), set up, started, watched
+# and saved from one place, so that any machine resumes it where the committed state left it:
+#
+#   tools/korf50_runner.sh start    build what is missing (the example runner, the 6-6-6-6
+#                                   databases of Korf's goal: about 4 min on 2 cores), bring the
+#                                   committed results and checkpoints into the run directory
+#                                   (never over a checkpoint that is further on), and start the
+#                                   runner in the background at nice 19 on every core
+#   tools/korf50_runner.sh status   where the instances left stand (reads only)
+#   tools/korf50_runner.sh save     bring the run's new results and checkpoints back into data/,
+#                                   to be committed
+#
+# KORF50_RUN names the run directory (default `run/` in the checkout, ignored by git) and
+# KORF50_PDB the databases' directory (default `$KORF50_RUN/pdb`). A checkpoint's `.seconds`
+# file counts the seconds of every run so far, on whichever machine, so the larger one is the
+# one further on. The runner itself (`examples/solve_set.rs`) skips the instances already in
+# its results file and resumes the others from their checkpoints; data/README.md says more.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+run=$(mkdir -p "${KORF50_RUN:-run}" && cd "${KORF50_RUN:-run}" && pwd)
+pdb=${KORF50_PDB:-$run/pdb}
+instances=$repo/data/korf50_24.txt
+results=$repo/data/korf50_24-results.txt
+committed=$repo/data/korf50_24-checkpoints
+goal=$(seq -s ' ' 0 24)
+
+# The ids of a results file, one a line.
+ids_of() { awk '!/^#/ && NF {print $1}' "$1" 2>/dev/null || true; }
+
+# Appends to results file $2 the lines of $1 whose id $2 lacks.
+merge_results() {
+  local id
+  touch "$2"
+  for id in $(ids_of "$1"); do
+    if ! ids_of "$2" | grep -qx "$id"; then
+      awk -v id="$id" '!/^#/ && $1 == id' "$1" >>"$2"
+      echo "results: #$id from $1"
+    fi
+  done
+}
+
+# Copies checkpoint $1 (ID.checkpoint beside ID.seconds) into directory $2 unless the one there
+# has counted at least as many seconds.
+take_checkpoint() {
+  local id there here
+  id=$(basename "$1" .checkpoint)
+  here=$(cat "$(dirname "$1")/$id.seconds" 2>/dev/null || echo 0)
+  there=$(cat "$2/$id.seconds" 2>/dev/null || echo -1)
+  if awk -v a="$here" -v b="$there" 'BEGIN {exit !(a > b)}'; then
+    cp "$1" "$(dirname "$1")/$id.seconds" "$2/"
+    chmod 644 "$2/$id.checkpoint" "$2/$id.seconds"
+    echo "checkpoint: #$id ($here s counted) into $2"
+  fi
+}
+
+running() { pgrep -f "solve_set .*--checkpoint-dir $run/checkpoints" || true; }
+
+case "${1:-}" in
+start)
+  if [ -n "$(running)" ]; then
+    echo "already running (pid $(running | paste -sd ' ')) in $run"
+    exit 0
+  fi
+  cargo build --release --example solve_set --bin npuzzle
+  if [ ! -e "$pdb/.npuzzle-verified" ]; then
+    mkdir -p "$pdb"
+    target/release/npuzzle build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb"
+  fi
+  mkdir -p "$run/checkpoints"
+  cp target/release/examples/solve_set "$run/solve_set"
+  merge_results "$results" "$run/korf50_24-results.txt"
+  for ck in "$committed"/*.checkpoint; do
+    [ -e "$ck" ] && take_checkpoint "$ck" "$run/checkpoints"
+  done
+  cd "$run"
+  nohup nice -n 19 ./solve_set --board 5x5 --data-dir "$pdb" --instances "$instances" \
+    --results korf50_24-results.txt --easiest-first --lookups regular,reflected \
+    --threads "$(nproc)" --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
+  echo "started (pid $!) in $run; its log: $run/runner.log"
+  ;;
+status)
+  left=$(comm -23 <(ids_of "$instances" | sort) <(ids_of "$run/korf50_24-results.txt" | sort) |
+    sort -n | paste -sd, -)
+  if [ -z "$left" ]; then
+    echo "all fifty solved"
+    exit 0
+  fi
+  target/release/npuzzle solve-set "$instances" --goal "$goal" \
+    --results "$run/korf50_24-results.txt" --checkpoint-dir "$run/checkpoints" --report \
+    --only "$left"
+  [ -n "$(running)" ] && echo "running: pid $(running | paste -sd ' ')" || echo "not running"
+  ;;
+save)
+  merge_results "$run/korf50_24-results.txt" "$results"
+  mkdir -p "$committed"
+  for ck in "$run"/checkpoints/*.checkpoint; do
+    [ -e "$ck" ] && take_checkpoint "$ck" "$committed"
+  done
+  for id in $(ids_of "$results"); do
+    if [ -e "$committed/$id.checkpoint" ]; then
+      rm -f "$committed/$id.checkpoint" "$committed/$id.seconds"
+      echo "checkpoint: #$id solved, removed from $committed"
+    fi
+  done
+  git status --short data/
+  echo "to commit (git add -A data/); where a results line came in, first:"
+  echo "  NPUZZLE_BLESS=1 cargo test --release --test korf50_results   (writes BENCHMARKS.md's table)"
+  ;;
+*)
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+  ;;
+esac
