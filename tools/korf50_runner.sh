@@ -10,6 +10,18 @@
 #   tools/korf50_runner.sh status   where the instances left stand (reads only)
 #   tools/korf50_runner.sh save     bring the run's new results and checkpoints back into data/,
 #                                   to be committed
+#   tools/korf50_runner.sh burst IDS SECONDS
+#                                   on a lent machine, in the foreground: build the databases
+#                                   if missing, then run IDS (for example `33` or `33,14`) on
+#                                   every core from the committed checkpoints, stopping (with a
+#                                   checkpoint) so that the whole command ends within SECONDS;
+#                                   results and checkpoints go to $OUT (or KORF50_OUT), to be
+#                                   copied into the run directory afterwards. KORF50_BIN names
+#                                   the directory of prebuilt `npuzzle` and `solve_set`
+#                                   (default: build them here); run `save` first, so that
+#                                   data/ holds the latest checkpoints
+#   tools/korf50_runner.sh take DIR  bring a burst's results and checkpoints (DIR: its $OUT) into
+#                                   the run directory, where the runner resumes from them
 #
 # KORF50_RUN names the run directory (default `run/` in the checkout, ignored by git) and
 # KORF50_PDB the databases' directory (default `$KORF50_RUN/pdb`). A checkpoint's `.seconds`
@@ -108,8 +120,63 @@ save)
   echo "to commit (git add -A data/); where a results line came in, first:"
   echo "  NPUZZLE_BLESS=1 cargo test --release --test korf50_results   (writes BENCHMARKS.md's table)"
   ;;
+burst)
+  ids=${2:?burst IDS SECONDS}
+  seconds=${3:?burst IDS SECONDS}
+  began=$(date +%s)
+  out=${KORF50_OUT:-${OUT:?set OUT or KORF50_OUT to the directory for results and checkpoints}}
+  mkdir -p "$out"
+  if [ -n "${KORF50_BIN:-}" ]; then
+    bin=$KORF50_BIN
+    solve_set=$bin/solve_set
+  else
+    cargo build --release --example solve_set --bin npuzzle
+    bin=target/release
+    solve_set=$bin/examples/solve_set
+  fi
+  echo "$(nproc) cores; $(free -g | awk '/^Mem/ {print $2}') GiB"
+  if [ ! -e "$pdb/.npuzzle-verified" ]; then
+    mkdir -p "$pdb"
+    "$bin/npuzzle" build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb" | tail -4
+    echo "databases built in $(($(date +%s) - began)) s"
+  fi
+  for id in ${ids//,/ }; do
+    [ -e "$committed/$id.checkpoint" ] && take_checkpoint "$committed/$id.checkpoint" "$out"
+  done
+  # A few seconds kept for the checkpoint's write and the copy back.
+  left=$((seconds - ($(date +%s) - began) - 5))
+  if [ "$left" -lt 10 ]; then
+    echo "no time left to search ($left s)" >&2
+    exit 1
+  fi
+  echo "searching #${ids} for $left s"
+  rc=0
+  timeout -s TERM "$left" "$solve_set" --board 5x5 --data-dir "$pdb" --instances "$instances" \
+    --results "$out/results.txt" --only "$ids" --easiest-first --lookups regular,reflected \
+    --threads "$(nproc)" --checkpoint-dir "$out" >"$out/log.txt" 2>&1 || rc=$?
+  tail -3 "$out/log.txt"
+  for id in ${ids//,/ }; do
+    [ -e "$out/$id.seconds" ] && echo "#$id: $(cat "$out/$id.seconds") s counted"
+  done
+  # 124: stopped by the timeout, the checkpoint written: what a burst expects.
+  [ "$rc" = 0 ] || [ "$rc" = 124 ] || exit "$rc"
+  ;;
+take)
+  from=${2:?take DIR}
+  if [ -n "$(running)" ]; then
+    # The runner rewrites its checkpoint every few seconds, over what would be taken.
+    echo "the runner is running (pid $(running | paste -sd ' ')): stop it first" \
+      "(kill -TERM), take, then start it again" >&2
+    exit 1
+  fi
+  mkdir -p "$run/checkpoints"
+  [ -e "$from/results.txt" ] && merge_results "$from/results.txt" "$run/korf50_24-results.txt"
+  for ck in "$from"/*.checkpoint; do
+    [ -e "$ck" ] && take_checkpoint "$ck" "$run/checkpoints"
+  done
+  ;;
 *)
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac
