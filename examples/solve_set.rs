@@ -261,7 +261,12 @@ fn run() -> Result<ExitCode, String> {
     )
     .map_err(|e| e.to_string())?;
     let nodes: u64 = summary.solved.iter().map(|f| f.nodes).sum();
-    let seconds: f64 = summary.solved.iter().map(|f| f.seconds).sum();
+    // A fold from +0.0: `Sum` for floats starts at -0.0, which prints as "-0.0 s" when
+    // nothing was solved.
+    let seconds = summary
+        .solved
+        .iter()
+        .fold(0.0, |total, f| total + f.seconds);
     eprintln!(
         "{} skipped (finished before), {} solved now ({nodes} nodes, {seconds:.1} s), {} failed",
         summary.skipped,

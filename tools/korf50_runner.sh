@@ -140,6 +140,8 @@ burst)
     "$bin/npuzzle" build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb" | tail -4
     echo "databases built in $(($(date +%s) - began)) s"
   fi
+  # The committed results, so that an instance already solved is skipped, not solved again.
+  merge_results "$results" "$out/results.txt" >/dev/null
   for id in ${ids//,/ }; do
     [ -e "$committed/$id.checkpoint" ] && take_checkpoint "$committed/$id.checkpoint" "$out"
   done
