@@ -176,6 +176,7 @@ take)
   for ck in "$from"/*.checkpoint; do
     [ -e "$ck" ] && take_checkpoint "$ck" "$run/checkpoints"
   done
+  echo "taken into $run; \`$0 start\` resumes from there"
   ;;
 *)
   sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
