@@ -67,6 +67,27 @@ take_checkpoint() {
   fi
 }
 
+# Copies every checkpoint of directory $1 into directory $2 where it is further on.
+take_checkpoints() {
+  local ck
+  for ck in "$1"/*.checkpoint; do
+    if [ -e "$ck" ]; then take_checkpoint "$ck" "$2"; fi
+  done
+}
+
+# Builds the 6-6-6-6 databases of Korf's goal into $pdb with the npuzzle binary $1, unless
+# they are there.
+build_databases() {
+  if [ ! -e "$pdb/.npuzzle-verified" ]; then
+    mkdir -p "$pdb"
+    "$1" build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb"
+  fi
+}
+
+# The runner's options that every run shares: then --results and --checkpoint-dir.
+solve_set_options=(--board 5x5 --data-dir "$pdb" --instances "$instances" --easiest-first
+  --lookups regular,reflected --threads "$(nproc)")
+
 running() { pgrep -f "solve_set .*--checkpoint-dir $run/checkpoints" || true; }
 
 case "${1:-}" in
@@ -76,20 +97,14 @@ start)
     exit 0
   fi
   cargo build --release --example solve_set --bin npuzzle
-  if [ ! -e "$pdb/.npuzzle-verified" ]; then
-    mkdir -p "$pdb"
-    target/release/npuzzle build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb"
-  fi
+  build_databases target/release/npuzzle
   mkdir -p "$run/checkpoints"
   cp target/release/examples/solve_set "$run/solve_set"
   merge_results "$results" "$run/korf50_24-results.txt"
-  for ck in "$committed"/*.checkpoint; do
-    [ -e "$ck" ] && take_checkpoint "$ck" "$run/checkpoints"
-  done
+  take_checkpoints "$committed" "$run/checkpoints"
   cd "$run"
-  nohup nice -n 19 ./solve_set --board 5x5 --data-dir "$pdb" --instances "$instances" \
-    --results korf50_24-results.txt --easiest-first --lookups regular,reflected \
-    --threads "$(nproc)" --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
+  nohup nice -n 19 ./solve_set "${solve_set_options[@]}" --results korf50_24-results.txt \
+    --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
   echo "started (pid $!) in $run; its log: $run/runner.log"
   ;;
 status)
@@ -107,9 +122,7 @@ status)
 save)
   merge_results "$run/korf50_24-results.txt" "$results"
   mkdir -p "$committed"
-  for ck in "$run"/checkpoints/*.checkpoint; do
-    [ -e "$ck" ] && take_checkpoint "$ck" "$committed"
-  done
+  take_checkpoints "$run/checkpoints" "$committed"
   for id in $(ids_of "$results"); do
     if [ -e "$committed/$id.checkpoint" ]; then
       rm -f "$committed/$id.checkpoint" "$committed/$id.seconds"
@@ -136,15 +149,12 @@ burst)
   fi
   echo "$(nproc) cores; $(free -g | awk '/^Mem/ {print $2}') GiB"
   if [ ! -e "$pdb/.npuzzle-verified" ]; then
-    mkdir -p "$pdb"
-    "$bin/npuzzle" build --pdb 5x5:6-6-6-6 --goal "$goal" --data-dir "$pdb" | tail -4
+    build_databases "$bin/npuzzle" | tail -4
     echo "databases built in $(($(date +%s) - began)) s"
   fi
   # The committed results, so that an instance already solved is skipped, not solved again.
   merge_results "$results" "$out/results.txt" >/dev/null
-  for id in ${ids//,/ }; do
-    [ -e "$committed/$id.checkpoint" ] && take_checkpoint "$committed/$id.checkpoint" "$out"
-  done
+  take_checkpoints "$committed" "$out"
   # A few seconds kept for the checkpoint's write and the copy back.
   left=$((seconds - ($(date +%s) - began) - 5))
   if [ "$left" -lt 10 ]; then
@@ -153,9 +163,8 @@ burst)
   fi
   echo "searching #${ids} for $left s"
   rc=0
-  timeout -s TERM "$left" "$solve_set" --board 5x5 --data-dir "$pdb" --instances "$instances" \
-    --results "$out/results.txt" --only "$ids" --easiest-first --lookups regular,reflected \
-    --threads "$(nproc)" --checkpoint-dir "$out" >"$out/log.txt" 2>&1 || rc=$?
+  timeout -s TERM "$left" "$solve_set" "${solve_set_options[@]}" --results "$out/results.txt" \
+    --checkpoint-dir "$out" --only "$ids" >"$out/log.txt" 2>&1 || rc=$?
   tail -3 "$out/log.txt"
   for id in ${ids//,/ }; do
     [ -e "$out/$id.seconds" ] && echo "#$id: $(cat "$out/$id.seconds") s counted"
@@ -173,9 +182,7 @@ take)
   fi
   mkdir -p "$run/checkpoints"
   [ -e "$from/results.txt" ] && merge_results "$from/results.txt" "$run/korf50_24-results.txt"
-  for ck in "$from"/*.checkpoint; do
-    [ -e "$ck" ] && take_checkpoint "$ck" "$run/checkpoints"
-  done
+  take_checkpoints "$from" "$run/checkpoints"
   echo "taken into $run; \`$0 start\` resumes from there"
   ;;
 *)
