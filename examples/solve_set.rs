@@ -32,7 +32,10 @@
 //! (each instance keeps a checkpoint `DIR/ID.checkpoint`, [`Limits::checkpoint`], so a
 //! restart resumes the instance in progress at the subtree it had reached instead of starting
 //! it over; the seconds already spent are kept beside it in `DIR/ID.seconds`, so the results
-//! line counts every run's time), `--data-dir-b DIR` (also open a
+//! line counts every run's time), `--order largest-first` (the parallel driver takes each
+//! iteration's subtrees largest first by the previous iteration's nodes, so that the last
+//! iteration tends to meet a solution sooner: `search::SubtreeOrder`; default `sequential`),
+//! `--data-dir-b DIR` (also open a
 //! second partition's databases from `DIR`, `--partition-b NAME`, default `6-6-6-6b`, built
 //! with `npuzzle build --pdb 5x5:6-6-6-6b`, and search with the maximum of both partitions'
 //! regular and reflected lookups: `heuristic::MaxPartitions`; needs `--lookups
@@ -48,7 +51,7 @@ use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, MaxPartitions, PatternHeuristic};
 use npuzzle::instance_set;
 use npuzzle::pattern::{Partition, PatternDatabase};
-use npuzzle::search::{self, Algorithm, Limits};
+use npuzzle::search::{self, Algorithm, Limits, SubtreeOrder};
 use npuzzle::store::StoredBytes;
 use npuzzle::{Board, State};
 use std::sync::Arc;
@@ -70,6 +73,7 @@ fn run() -> Result<ExitCode, String> {
     let (mut lookups, mut dual, mut resident) = (Lookups::ALL, false, false);
     let (mut threads, mut checkpoints, mut report) = (1usize, None::<PathBuf>, false);
     let (mut dir_b, mut partition_b) = (None, Partition::SixSixSixSixB);
+    let mut order = SubtreeOrder::Sequential;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
@@ -95,6 +99,11 @@ fn run() -> Result<ExitCode, String> {
                     .ok_or(format!("{arg}: expected a number of threads, 1 or more"))?
             }
             "--checkpoint-dir" => checkpoints = Some(PathBuf::from(value()?)),
+            "--order" => {
+                order = value()?
+                    .parse()
+                    .map_err(|e: npuzzle::search::UnknownSubtreeOrder| e.to_string())?
+            }
             "--only" => only = Some(value()?.split(',').map(str::to_string).collect()),
             "--lookups" => {
                 lookups = value()?
@@ -220,7 +229,7 @@ fn run() -> Result<ExitCode, String> {
     let solve = |instance: &instance_set::Instance| {
         // The databases are for the canonical goal: relabel, search, replay in own labels.
         let relabelled = instance.start.relabel_for(&goal);
-        let mut limits = Limits::default().threads(threads);
+        let mut limits = Limits::default().threads(threads).order(order);
         let clock = checkpoints
             .as_deref()
             .map(|dir| instance_set::RunClock::start(dir, &instance.id));

@@ -6,8 +6,9 @@ mod references;
 mod search_support;
 
 use npuzzle::heuristic::{Heuristic, LinearConflict, Manhattan};
+use npuzzle::search::checkpoint::Checkpoint;
 use npuzzle::search::Limit;
-use npuzzle::search::{idastar, parallel_idastar_with, Splitting};
+use npuzzle::search::{idastar, parallel_idastar_with, Splitting, SubtreeOrder};
 use npuzzle::{Board, BuildOptions, Limits, Outcome, SearchResult, State, Table};
 use search_support::{table, Rng};
 
@@ -179,4 +180,83 @@ fn limits_and_unsolvable_pairs_apply_to_the_whole_search() {
     let unsolvable: State = "213456780".parse().unwrap();
     let result = parallel_idastar(&unsolvable, &h, Limits::default().threads(4));
     assert_eq!(result.outcome, Outcome::Unsolvable);
+}
+
+#[test]
+fn the_largest_first_order_keeps_every_answer_exact() {
+    let table = table();
+    let goal = *table.goal();
+    let h = Manhattan::new(&goal);
+    let mut rng = Rng::new(0x1a7e);
+    let mut starts: Vec<State> = (0..200).map(|_| rng.table_state(table)).collect();
+    starts.extend(search_support::states_at_depth(table, 31));
+    let limits = Limits::default().order(SubtreeOrder::LargestFirst);
+    for start in &starts {
+        let expected = table.distance(start).unwrap().unwrap() as usize;
+        for threads in [1, 2] {
+            let result = parallel_idastar(start, &h, limits.threads(threads));
+            assert_exact(&result, start, &goal, expected, "largest first");
+        }
+    }
+    for (start, goal, optimal) in korf(5) {
+        let h = LinearConflict::new(&goal);
+        let result = parallel_idastar(&start, &h, limits.threads(2));
+        assert_exact(&result, &start, &goal, optimal, "Korf's, largest first");
+    }
+}
+
+/// The checkpoint of a search stopped in a later iteration, on one thread, largest first:
+/// the iteration's keys are the previous iteration's nodes, and the finished subtrees are
+/// the first ones of the largest-first order, not of the sequential one. Resumed, the search
+/// goes on in that order: the same answer and the same nodes as a run never stopped.
+#[test]
+fn the_largest_first_order_is_kept_in_the_checkpoint_and_resumed() {
+    let (start, goal, optimal) = korf(3).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| -> &'static std::path::Path {
+        Box::leak(dir.path().join(name).into_boxed_path())
+    };
+    let limits = Limits::default()
+        .threads(1)
+        .order(SubtreeOrder::LargestFirst);
+    let whole = parallel_idastar(&start, &h, limits.checkpoint(file("whole")));
+    assert_exact(&whole, &start, &goal, optimal, "never stopped");
+    // Stopped at a share of the whole run's nodes where the iteration has keys (not the
+    // first one split) and has finished some of its subtrees but not all.
+    let (path, saved) = (1..20)
+        .find_map(|twentieths| {
+            let path = file(&format!("stopped-{twentieths}"));
+            let nodes = whole.expanded * twentieths / 20;
+            let stopped = parallel_idastar(&start, &h, limits.checkpoint(path).nodes(nodes));
+            assert_eq!(stopped.gave_up(), Some(Limit::Nodes));
+            let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+            let keyed =
+                saved.previous.len() == saved.subtrees && saved.previous.iter().any(|&k| k > 0);
+            (keyed && saved.finished() > 1 && saved.finished() < saved.subtrees)
+                .then_some((path, saved))
+        })
+        .expect("a stop within a keyed iteration");
+    assert_eq!(saved.sizes.len(), saved.subtrees);
+    let mut order: Vec<usize> = (0..saved.subtrees).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(saved.previous[i]));
+    let finished = saved.finished();
+    for (at, &index) in order.iter().enumerate() {
+        assert_eq!(
+            saved.is_done(index),
+            at < finished,
+            "subtree {index}, taken {at}th"
+        );
+        if at >= finished {
+            assert_eq!(saved.sizes[index], 0, "size of unfinished subtree {index}");
+        }
+    }
+    assert!(
+        (0..finished).any(|i| !saved.is_done(i)),
+        "the sequential order would have finished a prefix"
+    );
+    let resumed = parallel_idastar(&start, &h, limits.checkpoint(path));
+    assert_exact(&resumed, &start, &goal, optimal, "resumed");
+    assert_eq!(resumed.solution(), whole.solution());
+    assert_eq!(resumed.generated, whole.generated);
 }

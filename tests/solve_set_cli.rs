@@ -890,3 +890,42 @@ fn fifos_in_a_checkpoint_directory_are_refused_not_waited_on() {
         "{table}"
     );
 }
+
+#[test]
+fn the_largest_first_order_solves_every_instance_at_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, set) = instance_file(dir.path());
+    let results = dir.path().join("results.txt");
+    let checkpoints = dir.path().join("checkpoints");
+    let goal = State::goal(Board::THREE_BY_THREE);
+    let base = [
+        file.to_str().unwrap(),
+        "--board",
+        "3x3",
+        "--results",
+        results.to_str().unwrap(),
+        "--no-table",
+        "--threads",
+        "2",
+        "--checkpoint-dir",
+        checkpoints.to_str().unwrap(),
+        "--order",
+    ];
+    let bad = solve_set(dir.path(), &[&base[..], &["sideways"]].concat());
+    assert_eq!(bad.code(), Some(2));
+    assert!(
+        bad.stderr().contains("unknown subtree order `sideways`"),
+        "{}",
+        bad.stderr()
+    );
+    assert!(!results.exists(), "nothing solved on a refused order");
+    let run = solve_set(dir.path(), &[&base[..], &["largest-first"]].concat());
+    assert_eq!(run.code(), Some(1), "u is unsolvable: {}", run.stderr());
+    let written = std::fs::read_to_string(&results).unwrap();
+    let finished = instance_set::parse_results(&written, &set, &goal).unwrap();
+    assert_eq!(finished.len(), 6);
+    for f in &finished {
+        let instance = set.iter().find(|i| i.id == f.id).unwrap();
+        assert_eq!(Some(f.length), instance.published, "{f}");
+    }
+}

@@ -304,6 +304,12 @@ pub struct SolveSetArgs {
     #[arg(long, value_name = "DIR")]
     pub checkpoint_dir: Option<PathBuf>,
 
+    /// The order in which IDA* on several threads (or with --checkpoint-dir) takes each
+    /// iteration's subtrees: sequential, or largest-first by the previous iteration's nodes
+    /// (the last iteration tends to meet a solution sooner; any path returned is optimal)
+    #[arg(long, value_name = "ORDER", default_value = "sequential")]
+    pub order: npuzzle::search::SubtreeOrder,
+
     /// Print the set's progress instead of solving: one Markdown row per instance, easiest
     /// first, the results file's length, nodes, seconds and node rate against the published
     /// figures; with --checkpoint-dir, where each unfinished instance's search stands (its

@@ -22,7 +22,8 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     if args.report {
         return report(args, &set, only.as_deref(), &goal, json);
     }
-    let how = how(&args.search, goal.board(), context)?;
+    let mut how = how(&args.search, goal.board(), context)?;
+    how.limits = how.limits.order(args.order);
     if let Some(dir) = &args.checkpoint_dir {
         writable_dir(dir)?;
     }

@@ -79,6 +79,52 @@ pub struct Limits {
     pub deterministic: bool,
     /// Where a parallel IDA* keeps its checkpoint ([`Limits::checkpoint`]).
     pub checkpoint: Option<&'static std::path::Path>,
+    /// The order in which a parallel IDA* takes each iteration's subtrees
+    /// ([`Limits::order`]).
+    pub order: SubtreeOrder,
+}
+
+/// The order in which a parallel IDA* ([`Limits::threads`], [`Limits::checkpoint`]) takes an
+/// iteration's subtrees. Every iteration but the last searches all of them, so the order
+/// only matters in the last, which stops at its first solution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SubtreeOrder {
+    /// The sequential search's order (on one thread, the sequential search's path).
+    #[default]
+    Sequential,
+    /// Largest first, by the nodes their part of the tree took in the previous iteration
+    /// (subtrees with no such count last, in the sequential order). On Korf and Felner's
+    /// 24-puzzles the solutions of the last iteration lie mostly in the subtrees that were
+    /// largest before (BENCHMARKS.md, "The last iteration's subtrees, largest first").
+    /// The deterministic mode keeps the sequential order.
+    LargestFirst,
+}
+
+impl SubtreeOrder {
+    /// The name a command line gives it: `sequential` or `largest-first`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SubtreeOrder::Sequential => "sequential",
+            SubtreeOrder::LargestFirst => "largest-first",
+        }
+    }
+}
+
+/// A name that is not a [`SubtreeOrder`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown subtree order `{0}`: expected sequential or largest-first")]
+pub struct UnknownSubtreeOrder(pub String);
+
+impl FromStr for SubtreeOrder {
+    type Err = UnknownSubtreeOrder;
+
+    fn from_str(text: &str) -> Result<SubtreeOrder, UnknownSubtreeOrder> {
+        [SubtreeOrder::Sequential, SubtreeOrder::LargestFirst]
+            .into_iter()
+            .find(|o| o.name() == text.trim())
+            .ok_or_else(|| UnknownSubtreeOrder(text.to_string()))
+    }
 }
 
 /// Equal limits give up at the same point and tell the same observer (compared by address and
@@ -91,6 +137,7 @@ impl PartialEq for Limits {
             && self.threads == other.threads
             && self.deterministic == other.deterministic
             && self.checkpoint == other.checkpoint
+            && self.order == other.order
             && match (self.observer, other.observer) {
                 (None, None) => true,
                 // Both halves of the wide pointer: every function item is a zero-sized value
@@ -112,6 +159,7 @@ impl fmt::Debug for Limits {
             .field("threads", &self.threads)
             .field("deterministic", &self.deterministic)
             .field("checkpoint", &self.checkpoint)
+            .field("order", &self.order)
             .finish()
     }
 }
@@ -152,6 +200,7 @@ impl Limits {
         threads: 0,
         deterministic: false,
         checkpoint: None,
+        order: SubtreeOrder::Sequential,
     };
 
     /// These limits with at most `max_expanded` expanded nodes.
@@ -226,6 +275,13 @@ impl Limits {
     /// [`Limits::deterministic`](Limits#structfield.deterministic)).
     pub const fn deterministic(mut self, deterministic: bool) -> Limits {
         self.deterministic = deterministic;
+        self
+    }
+
+    /// These limits with a parallel IDA* taking each iteration's subtrees in `order` (see
+    /// [`SubtreeOrder`]).
+    pub const fn order(mut self, order: SubtreeOrder) -> Limits {
+        self.order = order;
         self
     }
 

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 use super::account::SearchAccount;
 use super::checkpoint::{fingerprint, Checkpoint, CheckpointError};
 use super::split::{replay, search_subtree, split, Below};
-use super::{unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, Watch};
+use super::{
+    unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, SubtreeOrder, Watch,
+};
 use crate::board::Move;
 use crate::heuristic::Heuristic;
 use crate::solution::Solution;
@@ -194,6 +196,9 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
     let mut before = resumed
         .as_ref()
         .map_or((0, 0), |c| (c.expanded, c.generated));
+    let largest_first = limits.order == SubtreeOrder::LargestFirst && !limits.deterministic;
+    // The previous iteration's subtrees and the nodes each took (for the largest-first order).
+    let mut last_split: Option<(Vec<Vec<Move>>, Vec<u64>)> = None;
     loop {
         // Small iterations run whole on this thread: splitting one of a few thousand nodes
         // into thousands of subtrees would cost more than it saves. A checkpointed search
@@ -223,9 +228,23 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                 c.expanded = before.0 + frontier.expanded;
                 c.generated = before.1 + frontier.generated;
                 c.note_next(frontier.cut);
+                if largest_first {
+                    c.sizes = vec![0; n];
+                    if let Some((earlier, sizes)) = &last_split {
+                        c.previous = carried_sizes(earlier, sizes, &prefixes);
+                    }
+                }
                 c
             }
         };
+        // The deterministic mode waits for every subtree before the first solution in the
+        // sequential order, so it takes them in that order.
+        let keys: &[u64] = if limits.deterministic {
+            &[]
+        } else {
+            &checkpoint.previous
+        };
+        let order = visiting_order(keys, n);
         shared.bound.store(bound.into(), Ordering::Relaxed);
         shared.subtrees.store(n, Ordering::Relaxed);
         shared
@@ -250,9 +269,11 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let failed: OnceLock<CheckpointError> = OnceLock::new();
         let cursor = AtomicUsize::new(0);
         let work = || loop {
-            let index = cursor.fetch_add(1, Ordering::Relaxed);
-            if index >= n
-                || shared.account.stopped()
+            let at = cursor.fetch_add(1, Ordering::Relaxed);
+            let Some(&index) = order.get(at) else {
+                break;
+            };
+            if shared.account.stopped()
                 || (limits.deterministic && index > shared.first.load(Ordering::Relaxed))
             {
                 break;
@@ -345,11 +366,46 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             None => return finish(Outcome::Unsolvable, &checkpoint, extra),
         }
         last_iteration = checkpoint.expanded + extra.0 - before.0;
+        if checkpoint.sizes.len() == n {
+            last_split = Some((prefixes, checkpoint.sizes));
+        }
         before = (
             checkpoint.expanded + extra.0,
             checkpoint.generated + extra.1,
         );
     }
+}
+
+/// The order in which the subtrees are taken: by `keys` largest first (ties, and every
+/// subtree where there are no keys, in the sequential order).
+fn visiting_order(keys: &[u64], n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    if keys.len() == n {
+        order.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+    }
+    order
+}
+
+/// The nodes each of the subtrees `now` took in the previous iteration, whose subtrees were
+/// `earlier` with `sizes`: a subtree of the new split is the root of one or more of the old
+/// (a larger bound splits no deeper, since its levels are no smaller), whose sizes it sums;
+/// 0 where none was within the old bound.
+fn carried_sizes(earlier: &[Vec<Move>], sizes: &[u64], now: &[Vec<Move>]) -> Vec<u64> {
+    let index: std::collections::HashMap<&[Move], usize> = now
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_slice(), i))
+        .collect();
+    let mut carried = vec![0u64; now.len()];
+    for (prefix, &size) in earlier.iter().zip(sizes) {
+        if let Some(&i) = (0..=prefix.len())
+            .rev()
+            .find_map(|k| index.get(&prefix[..k]))
+        {
+            carried[i] += size;
+        }
+    }
+    carried
 }
 
 /// The checkpoint in `path` to resume from, after checking it is this search's; `None` when
@@ -368,4 +424,31 @@ fn resume<H: Heuristic>(
     };
     checkpoint.check(start, h.goal(), print, SUBTREES, path)?;
     Ok(Some(checkpoint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Move::{Down as D, Left as L, Right as R, Up as U};
+
+    #[test]
+    fn sizes_carry_to_the_subtree_that_roots_them() {
+        // The old split two moves deep, the new one move deep (a larger bound, larger levels).
+        let earlier = vec![vec![U, L], vec![U, R], vec![L, U], vec![L, D]];
+        let now = vec![vec![U], vec![L], vec![D]];
+        assert_eq!(carried_sizes(&earlier, &[5, 7, 1, 2], &now), vec![12, 3, 0]);
+        // The same depth: one to one; a subtree that was beyond the old bound gets 0.
+        let same = vec![vec![U, L], vec![U, R], vec![L, D], vec![R, D]];
+        assert_eq!(
+            carried_sizes(&earlier, &[5, 7, 1, 2], &same),
+            vec![5, 7, 2, 0]
+        );
+    }
+
+    #[test]
+    fn the_order_is_largest_first_and_sequential_among_equals() {
+        assert_eq!(visiting_order(&[3, 9, 0, 9, 4], 5), vec![1, 3, 4, 0, 2]);
+        // No keys (the first iteration, a resumed checkpoint of version 1): sequential.
+        assert_eq!(visiting_order(&[], 4), vec![0, 1, 2, 3]);
+    }
 }
