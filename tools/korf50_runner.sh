@@ -86,7 +86,7 @@ build_databases() {
 
 # The runner's options that every run shares: then --results and --checkpoint-dir.
 solve_set_options=(--board 5x5 --data-dir "$pdb" --instances "$instances" --easiest-first
-  --lookups regular,reflected --threads "$(nproc)")
+  --lookups regular,reflected --threads "$(nproc)" --order largest-first)
 
 running() { pgrep -f "solve_set .*--checkpoint-dir $run/checkpoints" || true; }
 
