@@ -1,10 +1,12 @@
-//! Where the last IDA* iteration of a 24-puzzle meets its first solution, under two orders
-//! of its subtrees: the sequential one and largest first by the previous iteration's nodes
-//! (`search::SubtreeOrder`). Each subtree of the last iteration's split (at the published
-//! length L, as the parallel driver splits it) is searched at L - 2 and, in full, at L; the
-//! line per instance gives the share of the last iteration's nodes searched before its first
-//! solution under each order. `--subtrees` prints a line per subtree instead (id, index,
-//! depth, root estimate, nodes at L - 2, nodes at L up to its first solution, solution 0/1).
+//! Where the last IDA* iteration of a 24-puzzle meets its first solution, under three orders
+//! of its subtrees: the sequential one, largest first by the previous iteration's nodes
+//! (`search::SubtreeOrder`), and largest first by the nodes of the iteration before that.
+//! Each subtree of the last iteration's split (at the published length L, as the parallel
+//! driver splits it) is searched at L - 4, at L - 2 and, in full, at L; the line per instance
+//! gives the share of the last iteration's nodes searched before its first solution under
+//! each order. `--subtrees` prints a line per subtree instead (id, index, depth, root
+//! estimate, nodes at L - 2, nodes at L up to its first solution, solution 0/1, nodes at
+//! L - 4).
 //!
 //! ```text
 //! cargo run --release --example last_iteration -- DIR 38,25,32 [--subtrees]
@@ -25,6 +27,7 @@ use npuzzle::{Board, State};
 
 /// One subtree of the last iteration.
 struct Subtree {
+    earlier: u64,
     previous: u64,
     last: u64,
     solution: bool,
@@ -84,7 +87,7 @@ fn run() -> Result<(), String> {
         .ok_or("no regular + reflected heuristic")?;
     if !per_subtree {
         println!(
-            "id\tsubtrees\twith a solution\tlast iteration\tprevious\tsequential\tlargest first"
+            "id\tsubtrees\twith a solution\tlast iteration\tprevious\tsequential\tlargest first\tby L - 4"
         );
     }
     for id in &ids {
@@ -100,20 +103,22 @@ fn run() -> Result<(), String> {
         for (i, root) in frontier.subtrees.iter().enumerate() {
             let at =
                 |bound| search_below(&instance.start, &h, &root.moves, bound, Limits::default());
-            let (previous, last) = (at(length - 2), at(length));
+            let (earlier, previous, last) = (at(length - 4), at(length - 2), at(length));
             let subtree = Subtree {
+                earlier: earlier.generated,
                 previous: previous.generated,
                 last: last.generated,
                 solution: matches!(last.end, Below::Found(_)),
             };
             if per_subtree {
                 println!(
-                    "{id}\t{i}\t{}\t{}\t{}\t{}\t{}",
+                    "{id}\t{i}\t{}\t{}\t{}\t{}\t{}\t{}",
                     root.moves.len(),
                     root.h,
                     subtree.previous,
                     subtree.last,
-                    u8::from(subtree.solution)
+                    u8::from(subtree.solution),
+                    subtree.earlier
                 );
             }
             subtrees.push(subtree);
@@ -124,15 +129,18 @@ fn run() -> Result<(), String> {
         let sequential: Vec<usize> = (0..subtrees.len()).collect();
         let mut largest = sequential.clone();
         largest.sort_by_key(|&i| std::cmp::Reverse(subtrees[i].previous));
+        let mut by_earlier = sequential.clone();
+        by_earlier.sort_by_key(|&i| std::cmp::Reverse(subtrees[i].earlier));
         let whole: u64 = subtrees.iter().map(|s| s.last).sum();
         let share = |order: &[usize]| nodes_before_solution(&subtrees, order) as f64 / whole as f64;
         println!(
-            "{id}\t{}\t{}\t{whole}\t{}\t{:.3}\t{:.3}",
+            "{id}\t{}\t{}\t{whole}\t{}\t{:.3}\t{:.3}\t{:.3}",
             subtrees.len(),
             subtrees.iter().filter(|s| s.solution).count(),
             subtrees.iter().map(|s| s.previous).sum::<u64>(),
             share(&sequential),
             share(&largest),
+            share(&by_earlier),
         );
     }
     Ok(())
