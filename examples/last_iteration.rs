@@ -18,12 +18,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use npuzzle::answer::{DataDir, Oracle};
-use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::instance_set;
 use npuzzle::search::split::{search_below, split, Below};
 use npuzzle::search::{Limits, SUBTREES};
 use npuzzle::{Board, State};
+
+#[path = "support/runner_heuristic.rs"]
+mod support;
+use support::runner_heuristic;
 
 /// One subtree of the last iteration.
 struct Subtree {
@@ -71,17 +73,7 @@ fn run() -> Result<(), String> {
     let text = std::fs::read_to_string("data/korf50_24.txt").map_err(|e| e.to_string())?;
     let set = instance_set::parse_instances(&text, board).map_err(|e| e.to_string())?;
     let goal = State::canonical_goal(board, 0);
-    let found = Oracle::new(DataDir::new(&dir))
-        .pattern_databases(&goal)
-        .map_err(|e| e.to_string())?
-        .ok_or(format!(
-            "no pattern databases for {goal} in {}",
-            dir.display()
-        ))?;
-    let (built, _) = &*found;
-    let lookups: Lookups = "regular,reflected".parse().map_err(|e| format!("{e}"))?;
-    let h = PatternHeuristic::with_lookups(&goal, built.databases().to_vec(), lookups)
-        .map_err(|e| e.to_string())?;
+    let h = runner_heuristic(&dir, &goal)?;
     let h = h
         .regular_reflected()
         .ok_or("no regular + reflected heuristic")?;

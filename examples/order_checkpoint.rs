@@ -21,11 +21,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use npuzzle::answer::{DataDir, Oracle};
-use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::search::checkpoint::{fingerprint, Checkpoint};
 use npuzzle::search::split::{search_below, split};
 use npuzzle::search::{Limits, SUBTREES};
+
+#[path = "support/runner_heuristic.rs"]
+mod support;
+use support::runner_heuristic;
 
 fn main() -> ExitCode {
     match run() {
@@ -65,17 +67,7 @@ fn run() -> Result<(), String> {
         ));
     }
     let (start, goal) = (checkpoint.start, checkpoint.goal);
-    let found = Oracle::new(DataDir::new(&dir))
-        .pattern_databases(&goal)
-        .map_err(|e| e.to_string())?
-        .ok_or(format!(
-            "no pattern databases for {goal} in {}",
-            dir.display()
-        ))?;
-    let (built, _) = &*found;
-    let lookups: Lookups = "regular,reflected".parse().map_err(|e| format!("{e}"))?;
-    let h = PatternHeuristic::with_lookups(&goal, built.databases().to_vec(), lookups)
-        .map_err(|e| e.to_string())?;
+    let h = runner_heuristic(&dir, &goal)?;
     let h = h
         .regular_reflected()
         .ok_or("no regular + reflected heuristic")?;
