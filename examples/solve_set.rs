@@ -32,7 +32,9 @@
 //! (each instance keeps a checkpoint `DIR/ID.checkpoint`, [`Limits::checkpoint`], so a
 //! restart resumes the instance in progress at the subtree it had reached instead of starting
 //! it over; the seconds already spent are kept beside it in `DIR/ID.seconds`, so the results
-//! line counts every run's time), `--order largest-first` (the parallel driver takes each
+//! line counts every run's time; SIGTERM or Ctrl-C then stops the run with the checkpoint
+//! written, the work inside the subtrees in progress included, and a second signal ends it at
+//! once), `--order largest-first` (the parallel driver takes each
 //! iteration's subtrees largest first by the previous iteration's nodes, so that the last
 //! iteration tends to meet a solution sooner: `search::SubtreeOrder`; default `sequential`),
 //! `--data-dir-b DIR` (also open a
@@ -44,8 +46,11 @@
 //! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an
 //! instance failed (a length other than the published one), 2 for bad arguments or files.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, MaxPartitions, PatternHeuristic};
@@ -54,7 +59,32 @@ use npuzzle::pattern::{Partition, PatternDatabase};
 use npuzzle::search::{self, Algorithm, Limits, SubtreeOrder};
 use npuzzle::store::StoredBytes;
 use npuzzle::{Board, State};
+use signal_hook::consts::{SIGINT, SIGTERM};
 use std::sync::Arc;
+
+/// Set by the first SIGTERM or SIGINT ([`stop_on_signals`]).
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// With checkpoints: the first SIGTERM or SIGINT stops the search in progress with its
+/// checkpoint written, the work inside its subtrees in progress included (the command line's
+/// `solve-set` does the same), and the run with it; a second ends the process at once.
+fn stop_on_signals() -> Result<(), String> {
+    let flag = STOP.get_or_init(|| Arc::new(AtomicBool::new(false)));
+    for signal in [SIGTERM, SIGINT] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(flag))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(flag)))
+            .map_err(|e| format!("signal {signal}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The searches' observer: stop once a signal came.
+fn stop_requested(_: &search::Progress) -> ControlFlow<()> {
+    match STOP.get().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        true => ControlFlow::Break(()),
+        false => ControlFlow::Continue(()),
+    }
+}
 
 fn main() -> ExitCode {
     match run() {
@@ -225,6 +255,7 @@ fn run() -> Result<ExitCode, String> {
     }
     if let Some(dir) = &checkpoints {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        stop_on_signals()?;
     }
     let solve = |instance: &instance_set::Instance| {
         // The databases are for the canonical goal: relabel, search, replay in own labels.
@@ -234,7 +265,9 @@ fn run() -> Result<ExitCode, String> {
             .as_deref()
             .map(|dir| instance_set::RunClock::start(dir, &instance.id));
         if let Some(clock) = &clock {
-            limits = limits.checkpoint(clock.checkpoint());
+            limits = limits
+                .checkpoint(clock.checkpoint())
+                .observe(&stop_requested);
         }
         let mut result = if dual {
             search::dual_idastar(&relabelled, &h, limits).result
@@ -277,10 +310,15 @@ fn run() -> Result<ExitCode, String> {
         .iter()
         .fold(0.0, |total, f| total + f.seconds);
     eprintln!(
-        "{} skipped (finished before), {} solved now ({nodes} nodes, {seconds:.1} s), {} failed",
+        "{} skipped (finished before), {} solved now ({nodes} nodes, {seconds:.1} s), {} failed{}",
         summary.skipped,
         summary.solved.len(),
-        summary.failed.len()
+        summary.failed.len(),
+        if summary.stopped {
+            "; stopped by a signal, the checkpoint written"
+        } else {
+            ""
+        }
     );
     Ok(if summary.failed.is_empty() {
         ExitCode::SUCCESS

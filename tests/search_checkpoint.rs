@@ -1,6 +1,7 @@
 //! `solve --checkpoint FILE`: a solve killed after its first checkpoint resumes from the file
-//! and gives the same optimal answer; a damaged checkpoint, or one of another search, is
-//! refused with exit 2 and never used.
+//! and gives the same optimal answer, one stopped by SIGTERM keeps the work inside its
+//! subtrees too; a damaged checkpoint, or one of another search, is refused with exit 2 and
+//! never used.
 
 mod common;
 
@@ -9,6 +10,8 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use common::TestCommand;
+#[cfg(unix)]
+use common::{terminate_at_bound, KORF_49};
 use npuzzle::search::checkpoint::Checkpoint;
 
 /// Korf's instance 1 (57 moves): seconds with Manhattan distance on two threads, so a
@@ -106,4 +109,34 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
     assert!(stderr.contains("another search"), "{stderr}");
     // The refused file is left as it was.
     assert_eq!(Checkpoint::load(&file).unwrap().unwrap(), sound);
+}
+
+/// SIGTERM (or Ctrl-C) stops a checkpointed solve cleanly: exit 1 with a line saying so,
+/// and the checkpoint holds the work done inside the subtrees in progress; run again, the
+/// search goes on from there to the published length.
+#[cfg(unix)]
+#[test]
+fn a_terminated_solve_keeps_the_work_inside_its_subtrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf49.checkpoint");
+    let mut command = solve(&file, KORF_49);
+    command.env("NPUZZLE_CHECKPOINT_SECONDS", "2");
+    let stopped = terminate_at_bound(command.spawn(), &file, 57);
+    let stderr = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("stopped on request") && stderr.contains("korf49.checkpoint"),
+        "{stderr}"
+    );
+    let saved = Checkpoint::load(&file).unwrap().expect("the checkpoint");
+    assert!(saved.bound >= 57);
+    assert!(
+        !saved.partial.is_empty() && saved.partial.len() <= 2,
+        "subtrees stopped part way: {:?}",
+        saved.partial.keys()
+    );
+    assert!(saved.partial.values().all(|p| p.expanded > 0));
+    let resumed = solve(&file, KORF_49).output();
+    assert_eq!(length(&resumed), 59, "Korf's published length");
+    assert!(!file.exists());
 }

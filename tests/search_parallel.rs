@@ -260,3 +260,116 @@ fn the_largest_first_order_is_kept_in_the_checkpoint_and_resumed() {
     assert_eq!(resumed.solution(), whole.solution());
     assert_eq!(resumed.generated, whole.generated);
 }
+
+/// A search stopped again and again, most stops inside a subtree, keeps the work done inside
+/// each (the checkpoint's partial subtrees): resumed each time, it gives the path of a run
+/// never stopped with the same nodes, and the runs' own work adds up to that run's, none
+/// done twice (without the partial subtrees every stop would search its subtree again).
+#[test]
+fn stops_inside_subtrees_lose_no_work() {
+    let (start, goal, optimal) = korf(25).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| -> &'static std::path::Path {
+        Box::leak(dir.path().join(name).into_boxed_path())
+    };
+    for order in [SubtreeOrder::Sequential, SubtreeOrder::LargestFirst] {
+        let limits = Limits::default().threads(1).order(order);
+        let whole = parallel_idastar(&start, &h, limits.checkpoint(file("whole")));
+        assert_exact(&whole, &start, &goal, optimal, "never stopped");
+        let path = file(&format!("stopped-{}", order.name()));
+        let step = whole.expanded / 60;
+        let (mut counted, mut work, mut runs, mut deep) = (0u64, 0u64, 0, false);
+        let resumed = loop {
+            let result =
+                parallel_idastar(&start, &h, limits.checkpoint(path).nodes(counted + step));
+            runs += 1;
+            work += result.expanded - counted;
+            if result.gave_up().is_none() {
+                break result;
+            }
+            let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+            assert!(saved.partial.len() <= 1, "one thread stops one subtree");
+            deep |= saved.partial.values().any(|p| p.left.len() > 1);
+            assert_eq!(
+                saved.expanded, result.expanded,
+                "every node counted is kept"
+            );
+            counted = saved.expanded;
+            assert!(runs < 1000, "the runs make progress");
+        };
+        assert!(
+            runs > 30 && deep,
+            "{runs} runs, stops inside subtrees: {deep}"
+        );
+        assert_exact(&resumed, &start, &goal, optimal, "resumed");
+        assert_eq!(resumed.solution(), whole.solution(), "{order:?}");
+        assert_eq!(resumed.generated, whole.generated, "{order:?}");
+        assert_eq!(resumed.expanded, whole.expanded, "{order:?}");
+        assert_eq!(work, whole.expanded, "{order:?}: no work done twice");
+    }
+}
+
+/// On two threads each stop leaves up to two partial subtrees; resumed until solved, the
+/// answer is exact.
+#[test]
+fn stops_on_two_threads_resume_to_the_exact_length() {
+    let (start, goal, optimal) = korf(25).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let path: &'static std::path::Path = Box::leak(dir.path().join("c").into_boxed_path());
+    let limits = Limits::default()
+        .threads(2)
+        .order(SubtreeOrder::LargestFirst);
+    let (mut counted, mut partials, mut runs) = (0, 0, 0);
+    let resumed = loop {
+        let result = parallel_idastar(&start, &h, limits.checkpoint(path).nodes(counted + 200_000));
+        runs += 1;
+        if result.gave_up().is_none() {
+            break result;
+        }
+        let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+        assert!(saved.partial.len() <= 2, "two threads stop two subtrees");
+        partials += saved.partial.len();
+        counted = saved.expanded;
+        assert!(runs < 1000, "the runs make progress");
+    };
+    assert!(partials > 0, "{runs} runs, none stopped inside a subtree");
+    assert_exact(&resumed, &start, &goal, optimal, "resumed on two threads");
+}
+
+/// A checkpoint whose partial subtree names trees outside it is refused, not searched: it
+/// would skip part of the subtree.
+#[test]
+fn a_partial_subtree_outside_its_subtree_is_refused() {
+    let (start, goal, _) = korf(25).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let path: &'static std::path::Path = Box::leak(dir.path().join("c").into_boxed_path());
+    let limits = Limits::default().threads(1);
+    let mut counted = 0;
+    let mut saved = loop {
+        counted += 100_000;
+        let stopped = parallel_idastar(&start, &h, limits.checkpoint(path).nodes(counted));
+        assert_eq!(stopped.gave_up(), Some(Limit::Nodes));
+        let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+        if !saved.partial.is_empty() {
+            break saved;
+        }
+    };
+    let part = saved.partial.values_mut().next().unwrap();
+    // The same trees under another first move: another subtree's.
+    let first = part.left[0][0];
+    let other = npuzzle::Move::ALL
+        .into_iter()
+        .find(|&m| m != first && start.apply(m).is_some())
+        .unwrap();
+    part.left[0][0] = other;
+    std::fs::write(path, saved.to_text()).unwrap();
+    let refused = parallel_idastar(&start, &h, limits.checkpoint(path));
+    assert!(
+        matches!(&refused.outcome, Outcome::Refused(e) if e.to_string().contains("partial subtree")),
+        "{:?}",
+        refused.outcome
+    );
+}

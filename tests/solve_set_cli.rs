@@ -929,3 +929,57 @@ fn the_largest_first_order_solves_every_instance_at_its_length() {
         assert_eq!(Some(f.length), instance.published, "{f}");
     }
 }
+
+/// SIGTERM stops a run with a checkpoint directory cleanly: the instance in progress keeps
+/// its checkpoint, with the work inside its subtrees in progress, and the run stops with it
+/// (the next instance, seconds of work, is not started); exit 1 with a line saying so.
+#[cfg(unix)]
+#[test]
+fn a_terminated_run_stops_with_its_instance_checkpointed() {
+    let dir = tempfile::tempdir().unwrap();
+    let korf =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/korf100.txt"))
+            .unwrap();
+    let line = |id: &str| {
+        korf.lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap()
+    };
+    assert!(line("49").contains(common::KORF_49));
+    let file = dir.path().join("two.txt");
+    std::fs::write(&file, format!("{}\n{}\n", line("49"), line("1"))).unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    let results = dir.path().join("r.txt");
+    let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
+    let child = TestCommand::new()
+        .args([
+            "solve-set",
+            file.to_str().unwrap(),
+            "--goal",
+            &goal.join(","),
+        ])
+        .args(["--results", results.to_str().unwrap()])
+        .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+        .args(["--algorithm", "idastar", "--heuristic", "manhattan"])
+        .args(["--threads", "2"])
+        .data_dir(dir.path())
+        .spawn();
+    let stopped = common::terminate_at_bound(child, &checkpoints.join("49.checkpoint"), 57);
+    let stderr = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("request to stop") && stderr.contains("stopped on request"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&results).unwrap(),
+        "",
+        "nothing solved"
+    );
+    assert!(!checkpoints.join("1.checkpoint").exists(), "#1 not started");
+    let saved = npuzzle::search::checkpoint::Checkpoint::load(&checkpoints.join("49.checkpoint"))
+        .unwrap()
+        .expect("#49's checkpoint");
+    assert!(!saved.partial.is_empty(), "{:?}", saved.partial.keys());
+    assert!(checkpoints.join("49.seconds").is_file());
+}

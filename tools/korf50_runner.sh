@@ -6,7 +6,13 @@
 #                                   databases of Korf's goal: about 4 min on 2 cores), bring the
 #                                   committed results and checkpoints into the run directory
 #                                   (never over a checkpoint that is further on), and start the
-#                                   runner in the background at nice 19 on every core
+#                                   runner in the background at nice 19 on every core; with
+#                                   KORF50_STOP_AFTER=SECONDS it stops itself as `stop` does
+#                                   after that long (a session of known length)
+#   tools/korf50_runner.sh stop     stop the runner cleanly (SIGTERM): it writes each
+#                                   checkpoint with the work inside the subtrees in progress,
+#                                   which a kill loses (up to hours of a 24-puzzle's last
+#                                   iteration); then `save`
 #   tools/korf50_runner.sh status   where the instances left stand (reads only)
 #   tools/korf50_runner.sh save     bring the run's new results and checkpoints back into data/,
 #                                   to be committed
@@ -88,7 +94,8 @@ build_databases() {
 solve_set_options=(--board 5x5 --data-dir "$pdb" --instances "$instances" --easiest-first
   --lookups regular,reflected --threads "$(nproc)" --order largest-first)
 
-running() { pgrep -f "solve_set .*--checkpoint-dir $run/checkpoints" || true; }
+# The runner itself (not a `timeout` wrapping it: a second SIGTERM would end the runner at once).
+running() { pgrep -f "^\./solve_set .*--checkpoint-dir $run/checkpoints" || true; }
 
 case "${1:-}" in
 start)
@@ -103,9 +110,33 @@ start)
   merge_results "$results" "$run/korf50_24-results.txt"
   take_checkpoints "$committed" "$run/checkpoints"
   cd "$run"
-  nohup nice -n 19 ./solve_set "${solve_set_options[@]}" --results korf50_24-results.txt \
-    --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
+  stop_after=()
+  if [ -n "${KORF50_STOP_AFTER:-}" ]; then
+    # One SIGTERM after that long (the clean stop), a kill two minutes later if need be.
+    stop_after=(timeout -s TERM -k 120 "$KORF50_STOP_AFTER")
+  fi
+  nohup "${stop_after[@]}" nice -n 19 ./solve_set "${solve_set_options[@]}" \
+    --results korf50_24-results.txt --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
   echo "started (pid $!) in $run; its log: $run/runner.log"
+  ;;
+stop)
+  pid=$(running)
+  if [ -z "$pid" ]; then
+    echo "not running"
+    exit 0
+  fi
+  kill -TERM $pid
+  # The threads stop within a few thousand expansions; the checkpoint is then written.
+  for _ in $(seq 600); do
+    [ -z "$(running)" ] && break
+    sleep 0.2
+  done
+  if [ -n "$(running)" ]; then
+    echo "still running after 120 s (pid $pid)" >&2
+    exit 1
+  fi
+  tail -2 "$run/runner.log"
+  echo "stopped; \`$0 save\` brings its checkpoints into data/"
   ;;
 status)
   left=$(comm -23 <(ids_of "$instances" | sort) <(ids_of "$run/korf50_24-results.txt" | sort) |

@@ -18,6 +18,7 @@ mod compare;
 mod context;
 mod csv_line;
 mod input;
+mod interrupt;
 mod large;
 mod limits;
 mod lines;

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use npuzzle::answer::{AnswerError, Choice, NoAnswer};
-use npuzzle::search::{Algorithm, Limits};
+use npuzzle::search::{Algorithm, Limit, Limits};
 use npuzzle::{Answer, Board, Guarantee, HeuristicKind, How, Method, Metric};
 
 use super::args::{
@@ -195,9 +195,12 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     }
     if let Some(file) = &args.checkpoint {
         // One search per process: the path lives as long as it (and keeps `Limits` `Copy`).
-        how.limits = how
-            .limits
-            .checkpoint(Box::leak(file.clone().into_boxed_path()));
+        // Ctrl-C or SIGTERM then stops it with the checkpoint written, work inside subtrees
+        // included, instead of ending the process.
+        how.limits = search_progress::interruptible(
+            how.limits
+                .checkpoint(Box::leak(file.clone().into_boxed_path())),
+        );
     }
     let oracle = context.oracle();
     // An optimal search may run for hours; a bounded one answers in a fraction of a second
@@ -226,6 +229,15 @@ pub fn solve(args: &SolveArgs, context: &mut Context) -> CommandResult {
     search_progress::clear();
     let answer = answer?;
     let took = began.elapsed();
+    if let (Some(file), Err(NoAnswer::GaveUp(Limit::Stopped))) = (&args.checkpoint, &answer.value) {
+        return Err(Failure::negative(format!(
+            "stopped on request after expanding {} nodes in {:.2} s; {} keeps the work done: \
+             run the same command again to go on",
+            answer.expanded,
+            took.as_secs_f64(),
+            file.display()
+        )));
+    }
     if let (SolveFormat::Json, Err(NoAnswer::Unsolvable(why))) = (&args.format, &answer.value) {
         // JSON readers get JSON for the negative answer too (and exit code 1).
         let json = UnsolvableJson {

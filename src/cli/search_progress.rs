@@ -7,10 +7,12 @@
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use npuzzle::search::{Limits, Progress};
 
+use super::interrupt;
 use super::verify_report::group;
 
 /// Searches shorter than this show nothing.
@@ -29,10 +31,36 @@ static SHOWN: AtomicBool = AtomicBool::new(false);
 
 /// `limits`, watched by the live line when stderr is a terminal.
 pub fn watched(limits: Limits) -> Limits {
-    if std::io::stderr().is_terminal() {
-        limits.observe(&show)
+    if terminal() {
+        limits.observe(&watch)
     } else {
         limits
+    }
+}
+
+/// `limits` of a checkpointed search: stopped by Ctrl-C or SIGTERM ([`interrupt`]), its
+/// checkpoint written with the work inside each subtree in progress, and watched by the live
+/// line on a terminal.
+pub fn interruptible(limits: Limits) -> Limits {
+    interrupt::catch();
+    limits.observe(&watch)
+}
+
+/// Whether stderr is a terminal (asked once: the observer runs thousands of times a second).
+fn terminal() -> bool {
+    static TERMINAL: OnceLock<bool> = OnceLock::new();
+    *TERMINAL.get_or_init(|| std::io::stderr().is_terminal())
+}
+
+/// The observer: a caught signal stops the search, else the line is drawn on a terminal.
+fn watch(progress: &Progress) -> ControlFlow<()> {
+    if interrupt::requested() {
+        return ControlFlow::Break(());
+    }
+    if terminal() {
+        show(progress)
+    } else {
+        ControlFlow::Continue(())
     }
 }
 
@@ -43,7 +71,7 @@ pub fn clear() {
     }
 }
 
-/// Draws the line (never stops the search: Ctrl-C ends the process).
+/// Draws the line (never stops the search).
 fn show(progress: &Progress) -> ControlFlow<()> {
     if progress.elapsed < SHOW_AFTER {
         return ControlFlow::Continue(());

@@ -26,6 +26,9 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     how.limits = how.limits.order(args.order);
     if let Some(dir) = &args.checkpoint_dir {
         writable_dir(dir)?;
+        // Ctrl-C or SIGTERM then stops the instance in progress with its checkpoint written
+        // (work inside subtrees included), and the run with it.
+        how.limits = search_progress::interruptible(how.limits);
     }
     let oracle = context.oracle();
     let mut solver =
@@ -74,10 +77,15 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
     let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
         .map_err(|e| Failure::usage(e.to_string()))?;
     stderr_line!(
-        "npuzzle: {} finished before, {} solved now, {} failed",
+        "npuzzle: {} finished before, {} solved now, {} failed{}",
         summary.skipped,
         summary.solved.len(),
-        summary.failed.len()
+        summary.failed.len(),
+        if summary.stopped {
+            "; stopped on request, the checkpoints keep the work: run again to go on"
+        } else {
+            ""
+        }
     );
     if let Some(error) = unwritten {
         return Err(stdout_failed(error));

@@ -34,7 +34,7 @@ use crate::answer::{AnswerError, How, NoAnswer, Oracle};
 use crate::board::{Board, Move};
 use crate::guarantee::Guarantee;
 use crate::metric::Metric;
-use crate::search::{Algorithm, Outcome, SearchResult};
+use crate::search::{Algorithm, Limit, Outcome, SearchResult};
 use crate::solution::Solution;
 use crate::state::State;
 use crate::store::file::write_atomic;
@@ -620,13 +620,18 @@ pub struct Summary {
     /// The results file's last line, cut short and removed before appending (its number and
     /// text; see [`read_results`]).
     pub cut: Option<(usize, String)>,
+    /// Whether the run stopped early: a search asked to stop by its observer
+    /// ([`Limit::Stopped`]) ends the run with its instance (reported in `failed`).
+    pub stopped: bool,
 }
 
 /// Solves every instance of `set` (or, with `only`, those of the named ids) not finished in
 /// the results file at `results` (created if missing), in `set`'s order, with `solve`; checks
 /// each solution by replay against the goal and the published length and appends it at once.
 /// An instance that fails (a search that gives up, a length other than the published one) is
-/// reported in the summary, not appended, and the run goes on. `observe` sees each instance
+/// reported in the summary, not appended, and the run goes on, except after a search asked
+/// to stop by its observer ([`Limit::Stopped`]: a signal, for the command line), which ends
+/// the run ([`Summary::stopped`]). `observe` sees each instance
 /// searched as it ends, with its outcome, solved or failed (instances finished before are not searched and not
 /// shown): the caller prints it, as text or as data.
 ///
@@ -722,6 +727,12 @@ pub fn run(
         match outcome {
             Ok(finished) => summary.solved.push(finished),
             Err(e) => summary.failed.push(e),
+        }
+        // Asked to stop (the observer of `Limits`: a signal, for the command line): the run
+        // stops with this instance, whose checkpoint holds its work.
+        if matches!(result.outcome, Outcome::GaveUp(Limit::Stopped)) {
+            summary.stopped = true;
+            break;
         }
     }
     Ok(summary)

@@ -48,6 +48,34 @@ pub(super) struct Engine<'h, H> {
     pass_end: u64,
     /// Whether the heuristic asks for the prefetch pass ([`Heuristic::prefetches`]).
     prefetch: bool,
+    /// What each frame had left when a stop ([`STOPPED`]) went up through it, deepest first:
+    /// written only on the way up from a stop, so that a stopped pass can say which trees
+    /// remain ([`Unfinished`]).
+    unwound: Vec<Unwound>,
+}
+
+/// One frame of [`Engine::dfs`] that a stop went up through.
+struct Unwound {
+    /// The frame's depth, `g`.
+    g: u32,
+    /// Its children within the bound not yet searched, in the order it would have searched
+    /// them (indices in [`Move::ALL`]).
+    rest: Vec<u8>,
+    /// The smallest `g + h` beyond the bound seen by the part of it done.
+    next: u32,
+}
+
+/// What is left of a pass that a limit stopped ([`PassEnd::Stopped`]): searching the trees
+/// below `left`, in order, at the same bound, finishes it exactly as the pass would have,
+/// with the same nodes (the node it stopped at had not been expanded; the trees after it had
+/// been generated, not searched). A checkpoint keeps it, so that a stopped search resumes
+/// inside a subtree rather than at its start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unfinished {
+    /// The moves from the pass's root to the root of each tree left, in the pass's order.
+    pub(crate) left: Vec<Vec<Move>>,
+    /// The smallest `g + h` beyond the bound seen by the part done.
+    pub(crate) next: Option<u32>,
 }
 
 /// Where one bounded pass below a node ended ([`pass`]).
@@ -56,8 +84,8 @@ pub(crate) enum PassEnd {
     Found(Vec<Move>),
     /// No goal within the bound; the smallest `g + h` beyond it, `None` if nothing was cut.
     Next(Option<u32>),
-    /// The budget stopped it.
-    Stopped(Limit),
+    /// The budget stopped it; what is left of it.
+    Stopped(Limit, Unfinished),
 }
 
 /// One depth-first pass, within `bound`, below `root` (reached in `g` moves that leave
@@ -79,7 +107,10 @@ pub(crate) fn pass<H: Heuristic>(
     let mut engine = Engine::new(root, h, prune, budget);
     let end = match engine.dfs::<false>(g, node, root_h, bound, moves) {
         FOUND => PassEnd::Found(engine.path.clone()),
-        STOPPED => PassEnd::Stopped(engine.stopped.expect("set when stopping")),
+        STOPPED => PassEnd::Stopped(
+            engine.stopped.expect("set when stopping"),
+            engine.unfinished(g),
+        ),
         next => PassEnd::Next((next < NOTHING_CUT).then_some(next)),
     };
     let untold = engine.budget.untold(engine.expanded);
@@ -462,7 +493,35 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             den: 1,
             pass_end: u64::MAX,
             prefetch: h.prefetches(),
+            unwound: Vec::new(),
         }
+    }
+
+    /// What is left after a stop of a pass begun at depth `root_g` ([`Unfinished`]): the node
+    /// the stop came at (the whole path: it was not expanded), then each frame's children
+    /// left, deepest first, which is the order the pass takes them.
+    fn unfinished(&self, root_g: u32) -> Unfinished {
+        let mut left = vec![self.path.clone()];
+        let mut next = NOTHING_CUT;
+        for frame in &self.unwound {
+            let depth = (frame.g - root_g) as usize;
+            for &mv in &frame.rest {
+                let mut moves = self.path[..depth].to_vec();
+                moves.push(Move::ALL[mv as usize]);
+                left.push(moves);
+            }
+            next = next.min(frame.next);
+        }
+        Unfinished {
+            left,
+            next: (next < NOTHING_CUT).then_some(next),
+        }
+    }
+
+    /// Records what a frame at depth `g` had left when a stop went up through it.
+    #[cold]
+    fn note_unwound(&mut self, g: u32, rest: Vec<u8>, next: u32) {
+        self.unwound.push(Unwound { g, rest, next });
     }
 
     /// Back at `start` with an empty path, after a pass that stopped part way (a stop
@@ -471,6 +530,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         self.cells[..self.n].copy_from_slice(start.cells());
         self.blank = start.blank();
         self.path.clear();
+        self.unwound.clear();
         self
     }
 
@@ -586,7 +646,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             }
         }
         // By reference: moving the array out would copy every child's node again.
-        for &k in &order[..count] {
+        for (at, &k) in order[..count].iter().enumerate() {
             let Some((mv, target, tile, ref child, child_h, after)) = children[k] else {
                 continue;
             };
@@ -596,6 +656,14 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             self.path.push(Move::ALL[mv as usize]);
             let result = self.dfs::<PROBE>(g + 1, child, child_h, bound, after);
             if result == FOUND || result == STOPPED {
+                // A probe's stop is its allowance, never resumed: nothing to record.
+                if !PROBE && result == STOPPED {
+                    let rest = order[at + 1..count]
+                        .iter()
+                        .filter_map(|&k| children[k].as_ref().map(|c| c.0))
+                        .collect();
+                    self.note_unwound(g, rest, next_bound);
+                }
                 return result;
             }
             self.path.pop();

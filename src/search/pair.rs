@@ -87,11 +87,11 @@ impl SharedPass {
                 self.finished.fetch_add(1, Ordering::Release);
                 continue;
             };
-            let (end, e, g, untold) = search_subtree(start, h, &root, self.bound, budget());
-            pair.account.tell(untold);
-            expanded += e;
-            generated += g;
-            match end {
+            let searched = search_subtree(start, h, &root, self.bound, budget());
+            pair.account.tell(searched.untold);
+            expanded += searched.expanded;
+            generated += searched.generated;
+            match searched.end {
                 Below::Found(solution) => {
                     let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
                     if found.as_ref().is_none_or(|f| solution.len() < f.len()) {

@@ -210,14 +210,24 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
         let checkpoint = match resumed.take() {
-            Some(c) if c.subtrees == n || c.subtrees == 0 => Checkpoint { subtrees: n, ..c },
-            Some(_) => {
+            Some(c)
+                if (c.subtrees == n || c.subtrees == 0)
+                    && partials_lie_below(start, h, &c, &prefixes) =>
+            {
+                Checkpoint { subtrees: n, ..c }
+            }
+            Some(c) => {
+                let reason = if c.subtrees == n || c.subtrees == 0 {
+                    "a partial subtree's trees left do not lie below it"
+                } else {
+                    "its subtrees do not match the split of its bound"
+                };
                 let error = CheckpointError::Damaged {
                     path: limits
                         .checkpoint
                         .map(|p| p.display().to_string())
                         .unwrap_or_default(),
-                    reason: "its subtrees do not match the split of its bound".to_string(),
+                    reason: reason.to_string(),
                 };
                 let none = Checkpoint::new(*start, *h.goal(), 0, SUBTREES, 0);
                 return finish(Outcome::Refused(error), &none, (0, 0));
@@ -281,43 +291,79 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             if skip.is_done(index) {
                 continue;
             }
-            let root = replay(start, h, &prefixes[index]).expect("the split's prefixes replay");
-            let budget = Budget::watched(Box::new(Ticket {
-                shared: Arc::clone(&shared),
-                index,
-            }));
-            let (end, expanded, generated, untold) = search_subtree(start, h, &root, bound, budget);
-            // Subtrees smaller than a budget's reporting interval never report: the limits are
-            // applied here too, between subtrees.
-            let total = shared.account.tell(untold);
-            if !shared.account.stopped() && !matches!(end, Below::Found(_)) {
-                shared.check(total);
-            }
-            match end {
-                Below::Beyond(next) => {
-                    let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
-                    account.checkpoint.mark(index, next, expanded, generated);
-                    shared.finished.fetch_add(1, Ordering::Relaxed);
-                    if let Some(path) = limits.checkpoint {
-                        if account.written.elapsed() >= every {
-                            account.written = Instant::now();
-                            if let Err(error) = account.checkpoint.save(path) {
-                                let _ = failed.set(error);
+            // The subtree whole, or what a stop left of it (checked to lie below it when the
+            // checkpoint was read).
+            let pieces: &[Vec<Move>] = skip
+                .partial
+                .get(&index)
+                .map_or(std::slice::from_ref(&prefixes[index]), |part| &part.left);
+            // This search's part of the subtree: its smallest value beyond the bound, nodes.
+            let mut next: Option<u32> = None;
+            let (mut expanded, mut generated) = (0u64, 0u64);
+            let mut finished = true;
+            for (at, piece) in pieces.iter().enumerate() {
+                let root = replay(start, h, piece)
+                    .expect("the split's and the checkpoint's prefixes replay");
+                let budget = Budget::watched(Box::new(Ticket {
+                    shared: Arc::clone(&shared),
+                    index,
+                }));
+                let searched = search_subtree(start, h, &root, bound, budget);
+                expanded += searched.expanded;
+                generated += searched.generated;
+                // Subtrees smaller than a budget's reporting interval never report: the limits
+                // are applied here too, between subtrees.
+                let total = shared.account.tell(searched.untold);
+                if !shared.account.stopped() && !matches!(searched.end, Below::Found(_)) {
+                    shared.check(total);
+                }
+                match searched.end {
+                    Below::Beyond(beyond) => next = min_next(next, beyond),
+                    Below::GaveUp(_) => {
+                        // What is left: the rest of this piece, then the pieces after it.
+                        let rest = searched
+                            .unfinished
+                            .expect("a stopped search says what is left");
+                        let mut left = rest.left;
+                        left.extend_from_slice(&pieces[at + 1..]);
+                        let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
+                        account.checkpoint.mark_partial(
+                            index,
+                            left,
+                            min_next(next, rest.next),
+                            expanded,
+                            generated,
+                        );
+                        finished = false;
+                        break;
+                    }
+                    end => {
+                        partial.0.fetch_add(expanded, Ordering::Relaxed);
+                        partial.1.fetch_add(generated, Ordering::Relaxed);
+                        if let Below::Found(solution) = end {
+                            found
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push((index, solution));
+                            shared.first.fetch_min(index, Ordering::Relaxed);
+                            if !limits.deterministic {
                                 shared.account.stop();
                             }
                         }
+                        finished = false;
+                        break;
                     }
                 }
-                end => {
-                    partial.0.fetch_add(expanded, Ordering::Relaxed);
-                    partial.1.fetch_add(generated, Ordering::Relaxed);
-                    if let Below::Found(solution) = end {
-                        found
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((index, solution));
-                        shared.first.fetch_min(index, Ordering::Relaxed);
-                        if !limits.deterministic {
+            }
+            if finished {
+                let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
+                account.checkpoint.mark(index, next, expanded, generated);
+                shared.finished.fetch_add(1, Ordering::Relaxed);
+                if let Some(path) = limits.checkpoint {
+                    if account.written.elapsed() >= every {
+                        account.written = Instant::now();
+                        if let Err(error) = account.checkpoint.save(path) {
+                            let _ = failed.set(error);
                             shared.account.stop();
                         }
                     }
@@ -374,6 +420,32 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             checkpoint.generated + extra.1,
         );
     }
+}
+
+/// The smaller of two values beyond a bound, either of which may be missing.
+fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Whether every partial subtree of `checkpoint` (read from a file) lies below its own
+/// subtree of the split `prefixes` and replays: a tree left that did not would search
+/// something else than the subtree, or fail to replay in a thread.
+fn partials_lie_below<H: Heuristic>(
+    start: &State,
+    h: &H,
+    checkpoint: &Checkpoint,
+    prefixes: &[Vec<Move>],
+) -> bool {
+    checkpoint.partial.iter().all(|(&index, part)| {
+        prefixes.get(index).is_some_and(|prefix| {
+            part.left
+                .iter()
+                .all(|moves| moves.starts_with(prefix) && replay(start, h, moves).is_some())
+        })
+    })
 }
 
 /// The order in which the subtrees are taken: by `keys` largest first (ties, and every

@@ -33,7 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::in_place::{self, PassEnd};
+use super::in_place::{self, PassEnd, Unfinished};
 use super::prune::{MovePruner, DEAD};
 use super::{Budget, Limit, Limits};
 use crate::board::Move;
@@ -230,11 +230,11 @@ pub fn search_below<H: Heuristic>(
     if f > bound {
         return nothing(Below::Beyond(Some(f)));
     }
-    let (end, expanded, generated, _) = search_subtree(start, h, &root, bound, Budget::new(limits));
+    let searched = search_subtree(start, h, &root, bound, Budget::new(limits));
     BelowResult {
-        end,
-        expanded,
-        generated,
+        end: searched.end,
+        expanded: searched.expanded,
+        generated: searched.generated,
     }
 }
 
@@ -268,16 +268,29 @@ pub fn replay<H: Heuristic>(start: &State, h: &H, prefix: &[Move]) -> Option<Sub
     })
 }
 
+/// How [`search_subtree`] ended and what it cost.
+pub(crate) struct SubtreeEnd {
+    /// How it ended.
+    pub(crate) end: Below,
+    /// Nodes expanded below the root.
+    pub(crate) expanded: u64,
+    /// Nodes generated below the root.
+    pub(crate) generated: u64,
+    /// Expansions not yet told to the budget's watch.
+    pub(crate) untold: u64,
+    /// Where it was stopped ([`Below::GaveUp`]): the trees left, by their moves from the
+    /// start (the root's moves first), and the smallest value beyond the bound seen so far.
+    pub(crate) unfinished: Option<Unfinished>,
+}
+
 /// Searches below `root` within `bound` with `budget`: shared by the threads and the tasks.
-/// Returns the end, the nodes expanded and generated, and the expansions not yet told to the
-/// budget's watch.
 pub(crate) fn search_subtree<H: Heuristic>(
     start: &State,
     h: &H,
     root: &Subtree<H::Node>,
     bound: u32,
     budget: Budget,
-) -> (Below, u64, u64, u64) {
+) -> SubtreeEnd {
     let prune = MovePruner::for_board(start.board());
     let (end, expanded, generated, untold) = in_place::pass(
         &root.state,
@@ -290,19 +303,39 @@ pub(crate) fn search_subtree<H: Heuristic>(
         bound,
         budget,
     );
-    (below(start, root, end), expanded, generated, untold)
+    let (end, unfinished) = below(start, root, end);
+    SubtreeEnd {
+        end,
+        expanded,
+        generated,
+        untold,
+        unfinished,
+    }
 }
 
-/// The pass's end as a [`Below`], the prefix joined to the moves found.
-pub(crate) fn below<N>(start: &State, root: &Subtree<N>, end: PassEnd) -> Below {
+/// The pass's end as a [`Below`], the prefix joined to the moves found, and where it was
+/// stopped, the prefix joined to each tree left.
+fn below<N>(start: &State, root: &Subtree<N>, end: PassEnd) -> (Below, Option<Unfinished>) {
+    let joined = |moves: Vec<Move>| {
+        let mut path = root.moves.clone();
+        path.extend(moves);
+        path
+    };
     match end {
         PassEnd::Found(moves) => {
-            let mut path = root.moves.clone();
-            path.extend(moves);
-            Below::Found(Solution::from_moves(*start, path).expect("moves searched are legal"))
+            let path = joined(moves);
+            let solution = Solution::from_moves(*start, path).expect("moves searched are legal");
+            (Below::Found(solution), None)
         }
-        PassEnd::Next(next) => Below::Beyond(next),
-        PassEnd::Stopped(limit) => Below::GaveUp(limit),
+        PassEnd::Next(next) => (Below::Beyond(next), None),
+        PassEnd::Stopped(limit, unfinished) => {
+            let left = unfinished.left.into_iter().map(joined).collect();
+            let unfinished = Unfinished {
+                left,
+                next: unfinished.next,
+            };
+            (Below::GaveUp(limit), Some(unfinished))
+        }
     }
 }
 

@@ -301,3 +301,40 @@ pub fn served_address(child: &mut Child) -> String {
         .unwrap_or_else(|| panic!("a URL on stdout, not {line:?}"))
         .to_string()
 }
+
+/// Korf's instance 49 (59 moves): about 14 s with Manhattan distance on two threads, 1.1 G
+/// nodes; its last iterations' subtrees take tens of thousands of expansions each, so a stop
+/// finds the threads inside subtrees.
+pub const KORF_49: &str = "10 0 2 4 5 1 6 12 11 13 9 7 15 3 14 8";
+
+/// Sends SIGTERM to `child` once its checkpoint `file` has reached `bound`; returns its
+/// output.
+#[cfg(unix)]
+pub fn terminate_at_bound(
+    mut child: std::process::Child,
+    file: &Path,
+    bound: u32,
+) -> std::process::Output {
+    let began = Instant::now();
+    while !npuzzle::search::checkpoint::Checkpoint::load(file)
+        .is_ok_and(|c| c.is_some_and(|c| c.bound >= bound))
+    {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the search ended before bound {bound}"
+        );
+        assert!(
+            began.elapsed() < Duration::from_secs(300),
+            "no bound {bound}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Inside the iteration, past its first subtrees.
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
