@@ -302,6 +302,16 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             let (mut expanded, mut generated) = (0u64, 0u64);
             let mut finished = true;
             for (at, piece) in pieces.iter().enumerate() {
+                // Stopped between two pieces: the rest is left as it is.
+                if at > 0 && shared.account.stopped() {
+                    let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
+                    let left = pieces[at..].to_vec();
+                    account
+                        .checkpoint
+                        .mark_partial(index, left, next, expanded, generated);
+                    finished = false;
+                    break;
+                }
                 let root = replay(start, h, piece)
                     .expect("the split's and the checkpoint's prefixes replay");
                 let budget = Budget::watched(Box::new(Ticket {
