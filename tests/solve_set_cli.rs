@@ -982,4 +982,37 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
         .expect("#49's checkpoint");
     assert!(!saved.partial.is_empty(), "{:?}", saved.partial.keys());
     assert!(checkpoints.join("49.seconds").is_file());
+    // The report says so, as text and as data.
+    let report = |format: &str| {
+        TestCommand::new()
+            .args([
+                "solve-set",
+                file.to_str().unwrap(),
+                "--goal",
+                &goal.join(","),
+            ])
+            .args([
+                "--results",
+                results.to_str().unwrap(),
+                "--report",
+                "-f",
+                format,
+            ])
+            .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+            .expect_code(0)
+            .stdout()
+    };
+    let part_way = format!("({} part way)", saved.partial.len());
+    assert!(report("text").contains(&part_way), "{}", report("text"));
+    let json = report("json");
+    let row: serde_json::Value = json
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|row| row["id"] == "49")
+        .unwrap();
+    assert_eq!(
+        row["in_progress"]["partial_subtrees"],
+        saved.partial.len(),
+        "{json}"
+    );
 }

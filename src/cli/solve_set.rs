@@ -288,6 +288,7 @@ struct InstanceJson<'a> {
 struct InProgressJson {
     bound: u32,
     finished_subtrees: usize,
+    partial_subtrees: usize,
     subtrees: usize,
     nodes: u64,
     seconds: f64,
@@ -298,6 +299,7 @@ impl From<instance_set::InProgress> for InProgressJson {
         InProgressJson {
             bound: now.bound,
             finished_subtrees: now.finished_subtrees,
+            partial_subtrees: now.partial_subtrees,
             subtrees: now.subtrees,
             nodes: now.nodes,
             seconds: now.seconds,

@@ -20,6 +20,8 @@ pub struct InProgress {
     pub bound: u32,
     /// How many of that iteration's subtrees are finished.
     pub finished_subtrees: usize,
+    /// How many were stopped part way, their work kept ([`Checkpoint::partial`]).
+    pub partial_subtrees: usize,
     /// How many subtrees the iteration has (0 before its split is done).
     pub subtrees: usize,
     /// Nodes generated so far, over every iteration and every run.
@@ -34,7 +36,7 @@ pub struct InProgress {
 /// ```
 /// use npuzzle::instance_set::{in_progress, parse_instances};
 /// use npuzzle::search::checkpoint::Checkpoint;
-/// use npuzzle::{Board, State};
+/// use npuzzle::{Board, Move, State};
 /// let set = parse_instances("a 8 6 7 2 5 4 3 0 1 31\n", Board::THREE_BY_THREE)?;
 /// let goal = State::goal(Board::THREE_BY_THREE);
 /// let dir = std::env::temp_dir().join(format!("npuzzle-doc-{}", std::process::id()));
@@ -43,11 +45,14 @@ pub struct InProgress {
 /// let mut checkpoint = Checkpoint::new(set[0].start, goal, 7, 64, 29);
 /// checkpoint.subtrees = 70;
 /// checkpoint.mark(3, Some(31), 100, 250);
+/// // Subtree 4 stopped part way: the trees left below it, the nodes of the part done.
+/// checkpoint.mark_partial(4, vec![vec![Move::Up, Move::Left]], None, 10, 20);
 /// std::fs::write(dir.join("a.checkpoint"), checkpoint.to_text())?;
 /// std::fs::write(dir.join("a.seconds"), "12.5\n")?;
 /// let found = in_progress(&dir, &set[0], &goal)?.expect("a checkpoint");
 /// assert_eq!((found.bound, found.finished_subtrees, found.subtrees), (29, 1, 70));
-/// assert_eq!((found.nodes, found.seconds), (250, 12.5));
+/// assert_eq!(found.partial_subtrees, 1);
+/// assert_eq!((found.nodes, found.seconds), (270, 12.5));
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -76,6 +81,7 @@ pub fn in_progress(
     Ok(Some(InProgress {
         bound: checkpoint.bound,
         finished_subtrees: checkpoint.finished(),
+        partial_subtrees: checkpoint.partial.len(),
         subtrees: checkpoint.subtrees,
         nodes: checkpoint.generated,
         seconds: counted_seconds(&seconds).as_secs_f64(),
@@ -186,10 +192,14 @@ pub fn progress_table_with(
                 let state = match checkpoint(instance) {
                     None => "not yet".to_string(),
                     Some(Ok(now)) => format!(
-                        "in progress: bound {}, {} of {} subtrees, {} nodes, {} s",
+                        "in progress: bound {}, {} of {} subtrees{}, {} nodes, {} s",
                         now.bound,
                         grouped(&now.finished_subtrees.to_string()),
                         grouped(&now.subtrees.to_string()),
+                        match now.partial_subtrees {
+                            0 => String::new(),
+                            n => format!(" ({n} part way)"),
+                        },
                         grouped(&now.nodes.to_string()),
                         grouped(&format!("{:.0}", now.seconds))
                     ),
