@@ -257,8 +257,9 @@ pub struct SolveArgs {
 
     /// Keep an IDA* search's progress in FILE (written atomically every few seconds: the
     /// bound and the finished subtrees of the current iteration); a solve started again with
-    /// the same FILE resumes there. A damaged FILE, or one of another search, is refused
-    /// (exit 2). Removed once the search is solved
+    /// the same FILE resumes there. Ctrl-C or SIGTERM stops it cleanly, FILE then keeping
+    /// the work inside the subtrees in progress too (exit 1). A damaged FILE, or one of
+    /// another search, is refused (exit 2). Removed once the search is solved
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
 
@@ -300,7 +301,8 @@ pub struct SolveSetArgs {
 
     /// Keep each instance's checkpoint in DIR (ID.checkpoint, and the seconds of its runs in
     /// ID.seconds): a run stopped and started again resumes the instance in progress, and its
-    /// results line counts the seconds of every run
+    /// results line counts the seconds of every run. Ctrl-C or SIGTERM stops the run cleanly,
+    /// the checkpoint keeping the work inside the subtrees in progress too (exit 1)
     #[arg(long, value_name = "DIR")]
     pub checkpoint_dir: Option<PathBuf>,
 
