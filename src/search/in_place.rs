@@ -518,9 +518,24 @@ impl<'h, H: Heuristic> Engine<'h, H> {
         }
     }
 
-    /// Records what a frame at depth `g` had left when a stop went up through it.
+    /// Records what a frame at depth `g` had left when a stop went up through it: the
+    /// children after `stopped` in `order` that were within the bound (`within`: each one's
+    /// move, by child). Out of line, so that the search's loop carries nothing for it.
     #[cold]
-    fn note_unwound(&mut self, g: u32, rest: Vec<u8>, next: u32) {
+    #[inline(never)]
+    fn note_unwound(
+        &mut self,
+        g: u32,
+        order: &[usize],
+        stopped: usize,
+        within: [Option<u8>; 4],
+        next: u32,
+    ) {
+        let after = order
+            .iter()
+            .position(|&k| k == stopped)
+            .map_or(order.len(), |at| at + 1);
+        let rest = order[after..].iter().filter_map(|&k| within[k]).collect();
         self.unwound.push(Unwound { g, rest, next });
     }
 
@@ -646,7 +661,7 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             }
         }
         // By reference: moving the array out would copy every child's node again.
-        for (at, &k) in order[..count].iter().enumerate() {
+        for &k in &order[..count] {
             let Some((mv, target, tile, ref child, child_h, after)) = children[k] else {
                 continue;
             };
@@ -658,11 +673,8 @@ impl<'h, H: Heuristic> Engine<'h, H> {
             if result == FOUND || result == STOPPED {
                 // A probe's stop is its allowance, never resumed: nothing to record.
                 if !PROBE && result == STOPPED {
-                    let rest = order[at + 1..count]
-                        .iter()
-                        .filter_map(|&k| children[k].as_ref().map(|c| c.0))
-                        .collect();
-                    self.note_unwound(g, rest, next_bound);
+                    let within = children.each_ref().map(|c| c.as_ref().map(|c| c.0));
+                    self.note_unwound(g, &order[..count], k, within, next_bound);
                 }
                 return result;
             }
