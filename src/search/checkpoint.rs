@@ -194,10 +194,7 @@ impl Checkpoint {
             generated: 0,
         });
         part.left = left;
-        part.next = match (part.next, next) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        part.next = part.next.into_iter().chain(next).min();
         part.expanded += expanded;
         part.generated += generated;
     }

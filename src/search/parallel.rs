@@ -434,10 +434,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
 
 /// The smaller of two values beyond a bound, either of which may be missing.
 fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    a.into_iter().chain(b).min()
 }
 
 /// Whether every partial subtree of `checkpoint` (read from a file) lies below its own
