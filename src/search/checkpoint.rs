@@ -208,9 +208,7 @@ impl Checkpoint {
 
     /// Whether subtree `index` is finished.
     pub fn is_done(&self, index: usize) -> bool {
-        self.done
-            .get(index / 64)
-            .is_some_and(|word| word >> (index % 64) & 1 == 1)
+        bit(&self.done, index)
     }
 
     /// How many subtrees are finished.
@@ -338,10 +336,7 @@ impl Checkpoint {
             for _ in 0..count {
                 let line = lines.next().ok_or_else(|| bad("partial"))?;
                 let (index, part) = parse_partial(line).ok_or_else(|| bad("partial"))?;
-                let finished = done
-                    .get(index / 64)
-                    .is_some_and(|word| word >> (index % 64) & 1 == 1);
-                if index >= subtrees || finished || partial.insert(index, part).is_some() {
+                if index >= subtrees || bit(&done, index) || partial.insert(index, part).is_some() {
                     return Err(bad("partial"));
                 }
             }
@@ -470,6 +465,13 @@ fn parse_numbers(text: &str) -> Option<Vec<u64>> {
         return Some(Vec::new());
     }
     text.split(' ').map(|n| n.parse().ok()).collect()
+}
+
+/// Bit `index` of a bitset held in words of 64.
+fn bit(words: &[u64], index: usize) -> bool {
+    words
+        .get(index / 64)
+        .is_some_and(|word| word >> (index % 64) & 1 == 1)
 }
 
 /// Moves as a checkpoint writes them: their letters, `-` for none.

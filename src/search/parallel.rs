@@ -297,19 +297,16 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                 .partial
                 .get(&index)
                 .map_or(std::slice::from_ref(&prefixes[index]), |part| &part.left);
-            // This search's part of the subtree: its smallest value beyond the bound, nodes.
+            // This search's part of the subtree: its smallest value beyond the bound, nodes;
+            // what a stop left of it, if one came; whether it ended otherwise (a solution).
             let mut next: Option<u32> = None;
             let (mut expanded, mut generated) = (0u64, 0u64);
-            let mut finished = true;
+            let mut left: Option<Vec<Vec<Move>>> = None;
+            let mut ended = false;
             for (at, piece) in pieces.iter().enumerate() {
                 // Stopped between two pieces: the rest is left as it is.
                 if at > 0 && shared.account.stopped() {
-                    let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
-                    let left = pieces[at..].to_vec();
-                    account
-                        .checkpoint
-                        .mark_partial(index, left, next, expanded, generated);
-                    finished = false;
+                    left = Some(pieces[at..].to_vec());
                     break;
                 }
                 let root = replay(start, h, piece)
@@ -334,17 +331,10 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                         let rest = searched
                             .unfinished
                             .expect("a stopped search says what is left");
-                        let mut left = rest.left;
-                        left.extend_from_slice(&pieces[at + 1..]);
-                        let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
-                        account.checkpoint.mark_partial(
-                            index,
-                            left,
-                            min_next(next, rest.next),
-                            expanded,
-                            generated,
-                        );
-                        finished = false;
+                        next = min_next(next, rest.next);
+                        let mut trees = rest.left;
+                        trees.extend_from_slice(&pieces[at + 1..]);
+                        left = Some(trees);
                         break;
                     }
                     end => {
@@ -360,22 +350,29 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                                 shared.account.stop();
                             }
                         }
-                        finished = false;
+                        ended = true;
                         break;
                     }
                 }
             }
-            if finished {
-                let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
-                account.checkpoint.mark(index, next, expanded, generated);
-                shared.finished.fetch_add(1, Ordering::Relaxed);
-                if let Some(path) = limits.checkpoint {
-                    if account.written.elapsed() >= every {
-                        account.written = Instant::now();
-                        if let Err(error) = account.checkpoint.save(path) {
-                            let _ = failed.set(error);
-                            shared.account.stop();
-                        }
+            if ended {
+                continue;
+            }
+            let mut account = account.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(left) = left {
+                account
+                    .checkpoint
+                    .mark_partial(index, left, next, expanded, generated);
+                continue;
+            }
+            account.checkpoint.mark(index, next, expanded, generated);
+            shared.finished.fetch_add(1, Ordering::Relaxed);
+            if let Some(path) = limits.checkpoint {
+                if account.written.elapsed() >= every {
+                    account.written = Instant::now();
+                    if let Err(error) = account.checkpoint.save(path) {
+                        let _ = failed.set(error);
+                        shared.account.stop();
                     }
                 }
             }
