@@ -226,6 +226,9 @@ fn every_commands_json_validates_against_its_schema() {
     let mut checkpoint =
         npuzzle::search::checkpoint::Checkpoint::new(z, "123456780".parse().unwrap(), 1, 4, 1);
     checkpoint.subtrees = 2;
+    // As the largest-first order leaves it: the estimate's fields are numbers.
+    checkpoint.previous = vec![3, 1];
+    checkpoint.sizes = vec![0, 0];
     checkpoint.mark(0, Some(3), 1, 2);
     std::fs::write(checkpoints.join("z.checkpoint"), checkpoint.to_text()).unwrap();
     let report = [
@@ -246,6 +249,7 @@ fn every_commands_json_validates_against_its_schema() {
         "{}",
         rows[4]
     );
+    assert_eq!(rows[4]["in_progress"]["iteration_share_done"], 0.75);
     assert!(rows[3]["in_progress"].is_null());
     let solved: Vec<(&str, bool)> = rows
         .iter()

@@ -930,6 +930,80 @@ fn the_largest_first_order_solves_every_instance_at_its_length() {
     }
 }
 
+/// The report estimates what is left of an iteration in the largest-first order: the share
+/// of the previous iteration's nodes its finished subtrees took, the nodes left at the growth
+/// they showed less the parts done, and the seconds at the instance's rate so far; the text
+/// and the JSON say the same, and a checkpoint without the previous iteration's nodes (the
+/// sequential order) gives no estimate.
+#[test]
+fn the_report_estimates_what_is_left_of_the_iteration() {
+    use npuzzle::search::checkpoint::Checkpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(
+        &file,
+        "h 8 6 7 2 5 4 3 0 1 31
+",
+    )
+    .unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    std::fs::create_dir_all(&checkpoints).unwrap();
+    let start: State = "867254301".parse().unwrap();
+    let mut checkpoint = Checkpoint::new(start, State::goal(Board::THREE_BY_THREE), 7, 4, 29);
+    checkpoint.subtrees = 4;
+    checkpoint.previous = vec![600, 200, 150, 50];
+    checkpoint.sizes = vec![0; 4];
+    checkpoint.generated = 750; // earlier iterations
+    checkpoint.mark(0, None, 1_000, 2_400); // four times its nodes of the previous iteration
+    checkpoint.mark_partial(1, vec![vec![npuzzle::Move::Up]], None, 20, 50);
+    std::fs::write(checkpoints.join("h.checkpoint"), checkpoint.to_text()).unwrap();
+    // 3,200 nodes in 100 s: 32 a second; 4 x 400 - 50 = 1,550 left, 48 s at that rate.
+    std::fs::write(checkpoints.join("h.seconds"), "100\n").unwrap();
+    let report = |format: &str| {
+        let run = solve_set(
+            dir.path(),
+            &[
+                file.to_str().unwrap(),
+                "--board",
+                "3x3",
+                "--results",
+                dir.path().join("results.txt").to_str().unwrap(),
+                "--report",
+                "--checkpoint-dir",
+                checkpoints.to_str().unwrap(),
+                "-f",
+                format,
+            ],
+        );
+        assert_eq!(run.code(), Some(0), "{}", run.stderr());
+        run.stdout()
+    };
+    let text = report("text");
+    let expected = "in progress: bound 29, 1 of 4 subtrees (1 part way), 3,200 nodes, 100 s; \
+                    about 60% of the iteration by the previous one's nodes, about 1,550 nodes \
+                    and 48 s left |";
+    assert!(text.contains(expected), "{expected}\n{text}");
+    let json: serde_json::Value = serde_json::from_str(report("json").trim()).unwrap();
+    let now = &json["in_progress"];
+    assert_eq!(now["iteration_share_done"], 0.6, "{json}");
+    assert_eq!(now["iteration_nodes_left"], 1_550, "{json}");
+    let seconds_left = now["iteration_seconds_left"].as_f64().unwrap();
+    assert!((seconds_left - 1_550.0 / 32.0).abs() < 1e-9, "{json}");
+    // The sequential order records no previous nodes: no estimate.
+    checkpoint.previous.clear();
+    std::fs::write(checkpoints.join("h.checkpoint"), checkpoint.to_text()).unwrap();
+    assert!(report("text").contains("3,200 nodes, 100 s |"));
+    let json: serde_json::Value = serde_json::from_str(report("json").trim()).unwrap();
+    assert!(
+        json["in_progress"]["iteration_share_done"].is_null(),
+        "{json}"
+    );
+    assert!(
+        json["in_progress"]["iteration_nodes_left"].is_null(),
+        "{json}"
+    );
+}
+
 /// SIGTERM stops a run with a checkpoint directory cleanly: the instance in progress keeps
 /// its checkpoint, with the work inside its subtrees in progress, and the run stops with it
 /// (the next instance, seconds of work, is not started); exit 1 with a line saying so.

@@ -315,7 +315,8 @@ pub struct SolveSetArgs {
     /// Print the set's progress instead of solving: one Markdown row per instance, easiest
     /// first, the results file's length, nodes, seconds and node rate against the published
     /// figures; with --checkpoint-dir, where each unfinished instance's search stands (its
-    /// iteration's bound, subtrees finished, nodes and seconds so far)
+    /// iteration's bound, subtrees finished, nodes and seconds so far; in the largest-first
+    /// order, an estimate of the iteration's share done and the nodes and time it has left)
     #[arg(long)]
     pub report: bool,
 

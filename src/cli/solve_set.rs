@@ -292,6 +292,9 @@ struct InProgressJson {
     subtrees: usize,
     nodes: u64,
     seconds: f64,
+    iteration_share_done: Option<f64>,
+    iteration_nodes_left: Option<u64>,
+    iteration_seconds_left: Option<f64>,
 }
 
 impl From<instance_set::InProgress> for InProgressJson {
@@ -303,6 +306,9 @@ impl From<instance_set::InProgress> for InProgressJson {
             subtrees: now.subtrees,
             nodes: now.nodes,
             seconds: now.seconds,
+            iteration_share_done: now.estimate.map(|e| e.share_done),
+            iteration_nodes_left: now.estimate.and_then(|e| e.nodes_left),
+            iteration_seconds_left: now.seconds_left,
         }
     }
 }

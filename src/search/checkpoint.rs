@@ -132,6 +132,21 @@ pub struct Partial {
     pub generated: u64,
 }
 
+/// How far an iteration has gone, estimated from the previous iteration's nodes
+/// ([`Checkpoint::estimate`]): a run of hours wants to know how much of it is left, and the
+/// subtree counts alone mislead when the largest subtrees go first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The share of the previous iteration's nodes that the finished subtrees' parts of the
+    /// tree took, from 0 to 1.
+    pub share_done: f64,
+    /// The nodes still to generate in this iteration: the unfinished subtrees' nodes in the
+    /// previous iteration times the growth the finished ones showed (their nodes now over
+    /// their nodes then), less the parts done of the subtrees stopped part way. `None`
+    /// until a subtree that took nodes in the previous iteration is finished.
+    pub nodes_left: Option<u64>,
+}
+
 impl Checkpoint {
     /// The checkpoint of an iteration at `bound` before any subtree is finished.
     pub fn new(start: State, goal: State, heuristic: u32, at_least: usize, bound: u32) -> Self {
@@ -214,6 +229,56 @@ impl Checkpoint {
     /// How many subtrees are finished.
     pub fn finished(&self) -> usize {
         self.done.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// How far the iteration has gone by the previous iteration's nodes ([`Estimate`]):
+    /// `None` where the previous iteration's nodes were not recorded (the sequential order, a
+    /// first iteration, a checkpoint of version 1) or add up to nothing.
+    ///
+    /// ```
+    /// use npuzzle::search::checkpoint::Checkpoint;
+    /// let mut c = Checkpoint::new("867254301".parse()?, "123456780".parse()?, 7, 4, 31);
+    /// c.subtrees = 4;
+    /// c.previous = vec![60, 20, 15, 5];
+    /// c.sizes = vec![0; 4];
+    /// assert_eq!(c.estimate().map(|e| e.nodes_left), Some(None));
+    /// c.mark(0, None, 100, 240); // four times its nodes of the previous iteration
+    /// let estimate = c.estimate().expect("the previous iteration's nodes");
+    /// assert_eq!(estimate.share_done, 0.6);
+    /// assert_eq!(estimate.nodes_left, Some(160)); // 4 x (20 + 15 + 5)
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn estimate(&self) -> Option<Estimate> {
+        if self.subtrees == 0 || self.previous.len() != self.subtrees {
+            return None;
+        }
+        let total: u64 = self.previous.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let finished = |i: &usize| self.is_done(*i);
+        let then: u64 = (0..self.subtrees)
+            .filter(finished)
+            .map(|i| self.previous[i])
+            .sum();
+        let nodes_left = (then > 0 && self.sizes.len() == self.subtrees).then(|| {
+            let now: u64 = (0..self.subtrees)
+                .filter(finished)
+                .map(|i| self.sizes[i])
+                .sum();
+            let part_done: u64 = self.partial.values().map(|p| p.generated).sum();
+            // (total - then) x now / then, in whole nodes: u128 holds the product of two
+            // counts; a quotient past u64 (no real search) saturates.
+            let grown = u128::from(total - then) * u128::from(now) / u128::from(then);
+            u64::try_from(grown)
+                .unwrap_or(u64::MAX)
+                .saturating_sub(part_done)
+        });
+        Some(Estimate {
+            share_done: then as f64 / total as f64,
+            nodes_left,
+        })
     }
 
     /// The file's text, checksum last.
@@ -568,6 +633,30 @@ mod tests {
         );
         c.mark_partial(5, vec![Vec::new()], None, 0, 0);
         c
+    }
+
+    /// The estimate grows the unfinished subtrees' previous nodes by the finished ones'
+    /// growth and takes off the parts done; it is `None` without previous nodes.
+    #[test]
+    fn the_estimate_counts_finished_subtrees_growth_and_parts_done() {
+        let mut c = sample();
+        // sample(): previous i * 7 % 11; finished 0 (0 nodes then), 64 (8) and 129 (12); parts
+        // done of 3 and 5: 11 nodes.
+        let total: u64 = c.previous.iter().sum();
+        let then = c.previous[64] + c.previous[129];
+        assert_eq!(then, 64 * 7 % 11 + 129 * 7 % 11);
+        let estimate = c.estimate().unwrap();
+        assert_eq!(estimate.share_done, then as f64 / total as f64);
+        let now = c.sizes[0] + c.sizes[64] + c.sizes[129];
+        let grown = (total - then) * now / then;
+        assert_eq!(estimate.nodes_left, Some(grown - 11));
+        // A checkpoint read back gives the same estimate.
+        let back = Checkpoint::parse(&c.to_text(), "file").unwrap();
+        assert_eq!(back.estimate(), Some(estimate));
+        c.previous.clear();
+        assert_eq!(c.estimate(), None);
+        c.previous = vec![0; 130];
+        assert_eq!(c.estimate(), None, "no previous nodes at all");
     }
 
     /// A FIFO or a directory in a checkpoint's place is refused at once, not waited on (a
