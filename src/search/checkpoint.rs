@@ -29,12 +29,18 @@ use std::path::Path;
 
 use crate::board::Move;
 use crate::heuristic::Heuristic;
+use crate::search::prune::{LENGTH_BEFORE_12, MAX_LENGTH};
 use crate::state::State;
 
 /// The first line of every checkpoint, with the format's version: 2 adds the lines
 /// `previous` and `sizes` ([`Checkpoint::previous`], [`Checkpoint::sizes`]); 3 the line
-/// `partial N` and its N lines ([`Checkpoint::partial`]).
-const MAGIC: &str = "npuzzle-checkpoint 3";
+/// `partial N` and its N lines ([`Checkpoint::partial`]); 4 the line `automaton N`
+/// ([`Checkpoint::automaton`]).
+const MAGIC: &str = "npuzzle-checkpoint 4";
+
+/// Version 3's first line: read as a checkpoint of the automaton of
+/// [`LENGTH_BEFORE_12`] moves.
+const MAGIC_3: &str = "npuzzle-checkpoint 3";
 
 /// Version 2's first line: read as a checkpoint without partial subtrees.
 const MAGIC_2: &str = "npuzzle-checkpoint 2";
@@ -87,6 +93,11 @@ pub struct Checkpoint {
     pub heuristic: u32,
     /// The `at_least` given to [`split`](super::split::split).
     pub at_least: usize,
+    /// The longest move strings compared by the move-pruning automaton the iteration was
+    /// split with ([`MovePruner::for_board_up_to`](crate::search::prune::MovePruner::for_board_up_to)): [`MAX_LENGTH`] for a search begun now,
+    /// [`LENGTH_BEFORE_12`] for a checkpoint of versions 1 to 3. The split's subtrees, and so
+    /// the bits of [`done`](Checkpoint::done), depend on it: a resumed search keeps it.
+    pub automaton: usize,
     /// The iteration's bound.
     pub bound: u32,
     /// How many subtrees the split gave (known once the iteration has begun; 0 before).
@@ -155,6 +166,7 @@ impl Checkpoint {
             goal,
             heuristic,
             at_least,
+            automaton: MAX_LENGTH,
             bound,
             subtrees: 0,
             done: Vec::new(),
@@ -285,11 +297,12 @@ impl Checkpoint {
     pub fn to_text(&self) -> String {
         let done: String = self.done.iter().map(|w| format!("{w:016x}")).collect();
         let body = format!(
-            "{MAGIC}\nstart {}\ngoal {}\nheuristic {:08x}\nsplit {}\nbound {}\nsubtrees {}\nnext {}\nexpanded {}\ngenerated {}\ndone {}\nprevious {}\nsizes {}\n",
+            "{MAGIC}\nstart {}\ngoal {}\nheuristic {:08x}\nsplit {}\nautomaton {}\nbound {}\nsubtrees {}\nnext {}\nexpanded {}\ngenerated {}\ndone {}\nprevious {}\nsizes {}\n",
             self.start,
             self.goal,
             self.heuristic,
             self.at_least,
+            self.automaton,
             self.bound,
             self.subtrees,
             self.next.map_or("none".to_string(), |n| n.to_string()),
@@ -338,7 +351,8 @@ impl Checkpoint {
         }
         let mut lines = body.lines();
         let version = match lines.next() {
-            Some(MAGIC) => 3,
+            Some(MAGIC) => 4,
+            Some(MAGIC_3) => 3,
             Some(MAGIC_2) => 2,
             Some(MAGIC_1) => 1,
             _ => return Err(damaged("not an npuzzle checkpoint of this version")),
@@ -356,6 +370,15 @@ impl Checkpoint {
         let heuristic =
             u32::from_str_radix(field("heuristic")?, 16).map_err(|_| bad("heuristic"))?;
         let at_least = field("split")?.parse().map_err(|_| bad("split"))?;
+        let automaton = if version >= 4 {
+            let length: usize = field("automaton")?.parse().map_err(|_| bad("automaton"))?;
+            if !(2..=MAX_LENGTH).contains(&length) {
+                return Err(bad("automaton"));
+            }
+            length
+        } else {
+            LENGTH_BEFORE_12
+        };
         let bound = field("bound")?.parse().map_err(|_| bad("bound"))?;
         let subtrees: usize = field("subtrees")?.parse().map_err(|_| bad("subtrees"))?;
         let next = match field("next")? {
@@ -414,6 +437,7 @@ impl Checkpoint {
             goal,
             heuristic,
             at_least,
+            automaton,
             bound,
             subtrees,
             done,
@@ -743,17 +767,67 @@ mod tests {
         assert!(Checkpoint::parse(&past.to_text(), "f").is_err());
     }
 
+    /// `body` (a checkpoint's text less its checksum) written as version `magic` without the
+    /// `automaton` line that version 4 added, checksummed.
+    fn before_version_4(body: &str, magic: &str) -> String {
+        let automaton = format!("automaton {MAX_LENGTH}\n");
+        assert!(body.contains(&automaton));
+        body.replace(MAGIC, magic).replace(&automaton, "")
+    }
+
+    /// A checkpoint of version 3 (no `automaton` line), as written before the automaton
+    /// compared 12 moves, resumes with the automaton of 10 that split it.
+    #[test]
+    fn a_version_3_checkpoint_is_read_with_the_automaton_of_10_moves() {
+        let c = sample();
+        let text = c.to_text();
+        let body = &text[..text.rfind("crc32 ").unwrap()];
+        let old = before_version_4(body, MAGIC_3);
+        let old = format!("{old}crc32 {:08x}\n", crc32fast::hash(old.as_bytes()));
+        let read = Checkpoint::parse(&old, "f").unwrap();
+        assert_eq!(read.automaton, LENGTH_BEFORE_12);
+        assert_eq!(
+            read,
+            Checkpoint {
+                automaton: LENGTH_BEFORE_12,
+                ..c
+            }
+        );
+        // Written again, it keeps its automaton.
+        assert_eq!(Checkpoint::parse(&read.to_text(), "f").unwrap(), read);
+        // Version 4 needs the line, and a length the automaton can have.
+        let missing = body.replace(&format!("automaton {MAX_LENGTH}\n"), "");
+        let missing = format!(
+            "{missing}crc32 {:08x}\n",
+            crc32fast::hash(missing.as_bytes())
+        );
+        assert!(Checkpoint::parse(&missing, "f").is_err());
+        for length in [0, 1, MAX_LENGTH + 1] {
+            let odd = body.replace(
+                &format!("automaton {MAX_LENGTH}\n"),
+                &format!("automaton {length}\n"),
+            );
+            let odd = format!("{odd}crc32 {:08x}\n", crc32fast::hash(odd.as_bytes()));
+            assert!(Checkpoint::parse(&odd, "f").is_err(), "{length}");
+        }
+    }
+
     /// A checkpoint of version 2 (no `partial` line), as written before stops kept the work
     /// inside a subtree, still resumes.
     #[test]
     fn a_version_2_checkpoint_is_read_without_partial_subtrees() {
         let c = Checkpoint {
             partial: BTreeMap::new(),
+            automaton: LENGTH_BEFORE_12,
             ..sample()
         };
-        let text = c.to_text();
+        let text = Checkpoint {
+            automaton: MAX_LENGTH,
+            ..c.clone()
+        }
+        .to_text();
         let body = &text[..text.rfind("crc32 ").unwrap()];
-        let old = body.replace(MAGIC, MAGIC_2).replace("partial 0\n", "");
+        let old = before_version_4(body, MAGIC_2).replace("partial 0\n", "");
         let old = format!("{old}crc32 {:08x}\n", crc32fast::hash(old.as_bytes()));
         assert_eq!(Checkpoint::parse(&old, "f").unwrap(), c);
     }
@@ -766,17 +840,20 @@ mod tests {
             previous: Vec::new(),
             sizes: Vec::new(),
             partial: BTreeMap::new(),
+            automaton: LENGTH_BEFORE_12,
             ..sample()
         };
-        let text = c.to_text();
+        let text = Checkpoint {
+            automaton: MAX_LENGTH,
+            ..c.clone()
+        }
+        .to_text();
         let body = &text[..text.rfind("crc32 ").unwrap()];
-        let old = body
-            .replace(MAGIC, MAGIC_1)
-            .replace("previous -\nsizes -\npartial 0\n", "");
+        let old = before_version_4(body, MAGIC_1).replace("previous -\nsizes -\npartial 0\n", "");
         let old = format!("{old}crc32 {:08x}\n", crc32fast::hash(old.as_bytes()));
         assert_eq!(Checkpoint::parse(&old, "f").unwrap(), c);
         // Version 1 with version 2's lines is not a checkpoint either wrote.
-        let mixed = body.replace(MAGIC, MAGIC_1);
+        let mixed = before_version_4(body, MAGIC_1);
         let mixed = format!("{mixed}crc32 {:08x}\n", crc32fast::hash(mixed.as_bytes()));
         assert!(Checkpoint::parse(&mixed, "f").is_err());
     }

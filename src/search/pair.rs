@@ -15,7 +15,7 @@ use super::in_place::{
     STOPPED,
 };
 use super::prune::MovePruner;
-use super::split::{replay, search_subtree, split, Below};
+use super::split::{replay_pruned, search_subtree, split_pruned, Below};
 use super::{unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, Watch};
 use crate::board::Move;
 use crate::heuristic::Heuristic;
@@ -68,13 +68,15 @@ struct SharedPass {
 
 impl SharedPass {
     /// Searches subtrees taken from the cursor until none is left or the search stops;
-    /// returns the nodes expanded and generated. `budget` gives each subtree's budget.
+    /// returns the nodes expanded and generated. `budget` gives each subtree's budget;
+    /// `prune` is the automaton the pass was split with.
     fn work<H: Heuristic>(
         &self,
         start: &State,
         h: &H,
         pair: &Pair,
         budget: &dyn Fn() -> Budget,
+        prune: &MovePruner,
     ) -> (u64, u64) {
         let (mut expanded, mut generated) = (0, 0);
         while !pair.stopped() {
@@ -82,12 +84,12 @@ impl SharedPass {
             let Some(prefix) = self.prefixes.get(index) else {
                 break;
             };
-            let Some(root) = replay(start, h, prefix) else {
+            let Some(root) = replay_pruned(start, h, prefix, prune) else {
                 // The split gave it, so it replays; count it finished all the same.
                 self.finished.fetch_add(1, Ordering::Release);
                 continue;
             };
-            let searched = search_subtree(start, h, &root, self.bound, budget());
+            let searched = search_subtree(start, h, &root, self.bound, budget(), prune);
             pair.account.tell(searched.untold);
             expanded += searched.expanded;
             generated += searched.generated;
@@ -276,7 +278,7 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
                 while !pair.stopped() {
                     let before = engine.expanded + shared_expanded;
                     let end = if last_pass >= SHARE_FROM {
-                        let frontier = split(start, h, lower, SHARED_SUBTREES);
+                        let frontier = split_pruned(start, h, lower, SHARED_SUBTREES, prune);
                         shared_expanded += frontier.expanded;
                         shared_generated += frontier.generated;
                         let pass = Arc::new(SharedPass {
@@ -289,7 +291,7 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
                         });
                         *pair.pass.lock().unwrap_or_else(PoisonError::into_inner) =
                             Some(Arc::clone(&pass));
-                        let (e, g) = pass.work(start, h, &pair, &subtree_budget);
+                        let (e, g) = pass.work(start, h, &pair, &subtree_budget, prune);
                         shared_expanded += e;
                         shared_generated += g;
                         // The finder may still be in a subtree it took.
@@ -360,7 +362,7 @@ pub(crate) fn search_bounded_pair<H: Heuristic + Sync>(
                     // the prover reach that bound, or wait for it.
                     match pair.open_pass() {
                         Some(pass) if pass.bound == lower => {
-                            let (e, g) = pass.work(start, h, &pair, &subtree_budget);
+                            let (e, g) = pass.work(start, h, &pair, &subtree_budget, prune);
                             helped_expanded += e;
                             helped_generated += g;
                         }

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::account::SearchAccount;
 use super::checkpoint::{fingerprint, Checkpoint, CheckpointError};
-use super::split::{replay, search_subtree, split, Below};
+use super::prune::{MovePruner, MAX_LENGTH};
+use super::split::{replay_pruned, search_subtree, split_pruned, Below};
 use super::{
     unsolvable, Budget, Limit, Limits, Outcome, Progress, SearchResult, SubtreeOrder, Watch,
 };
@@ -116,7 +117,7 @@ struct IterationAccount {
 }
 
 /// IDA* from `start` to `h`'s goal on `limits.threads` threads (at least one), each
-/// iteration split by [`split`] (see [`Limits::threads`], [`Limits::deterministic`] and
+/// iteration split by [`split`](super::split::split) (see [`Limits::threads`], [`Limits::deterministic`] and
 /// [`Limits::checkpoint`]). [`run_with`](super::run_with) calls it for IDA* with more than one
 /// thread or a checkpoint; called directly, it runs the parallel driver even on one thread.
 ///
@@ -193,6 +194,10 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         }
     };
     let mut bound = resumed.as_ref().map_or(root_h, |c| c.bound);
+    // The automaton of the checkpoint's split (a checkpoint written before the automaton
+    // compared 12 moves names the subtrees of the one of 10), for the whole search.
+    let automaton = resumed.as_ref().map_or(MAX_LENGTH, |c| c.automaton);
+    let prune = MovePruner::for_board_up_to(start.board(), automaton);
     let mut before = resumed
         .as_ref()
         .map_or((0, 0), |c| (c.expanded, c.generated));
@@ -206,13 +211,14 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let parallel = limits.checkpoint.is_some()
             || splitting == Splitting::EveryIteration
             || last_iteration.saturating_mul(GROWTH) >= PARALLEL_FROM;
-        let frontier = split(start, h, bound, if parallel { SUBTREES } else { 1 });
+        let at_least = if parallel { SUBTREES } else { 1 };
+        let frontier = split_pruned(start, h, bound, at_least, &prune);
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
         let checkpoint = match resumed.take() {
             Some(c)
                 if (c.subtrees == n || c.subtrees == 0)
-                    && partials_lie_below(start, h, &c, &prefixes) =>
+                    && partials_lie_below(start, h, &c, &prefixes, &prune) =>
             {
                 Checkpoint { subtrees: n, ..c }
             }
@@ -234,6 +240,7 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             }
             None => {
                 let mut c = Checkpoint::new(*start, *h.goal(), print.unwrap_or(0), SUBTREES, bound);
+                c.automaton = automaton;
                 c.subtrees = n;
                 c.expanded = before.0 + frontier.expanded;
                 c.generated = before.1 + frontier.generated;
@@ -309,13 +316,13 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                     left = Some(pieces[at..].to_vec());
                     break;
                 }
-                let root = replay(start, h, piece)
+                let root = replay_pruned(start, h, piece, &prune)
                     .expect("the split's and the checkpoint's prefixes replay");
                 let budget = Budget::watched(Box::new(Ticket {
                     shared: Arc::clone(&shared),
                     index,
                 }));
-                let searched = search_subtree(start, h, &root, bound, budget);
+                let searched = search_subtree(start, h, &root, bound, budget, &prune);
                 expanded += searched.expanded;
                 generated += searched.generated;
                 // Subtrees smaller than a budget's reporting interval never report: the limits
@@ -442,12 +449,13 @@ fn partials_lie_below<H: Heuristic>(
     h: &H,
     checkpoint: &Checkpoint,
     prefixes: &[Vec<Move>],
+    prune: &MovePruner,
 ) -> bool {
     checkpoint.partial.iter().all(|(&index, part)| {
         prefixes.get(index).is_some_and(|prefix| {
-            part.left
-                .iter()
-                .all(|moves| moves.starts_with(prefix) && replay(start, h, moves).is_some())
+            part.left.iter().all(|moves| {
+                moves.starts_with(prefix) && replay_pruned(start, h, moves, prune).is_some()
+            })
         })
     })
 }
@@ -505,7 +513,78 @@ fn resume<H: Heuristic>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heuristic::Manhattan;
+    use crate::search::prune::LENGTH_BEFORE_12;
+    use crate::search::{idastar, Limit};
     use Move::{Down as D, Left as L, Right as R, Up as U};
+
+    /// A checkpoint split with the automaton of 10 moves (every checkpoint written before the
+    /// automaton compared 12) resumes with that automaton, iteration after iteration: its
+    /// subtrees are that automaton's, which the longer one's split would not match.
+    #[test]
+    fn a_checkpoint_of_the_shorter_automaton_resumes_with_it() {
+        let start: State = "867254301".parse().unwrap();
+        let goal: State = "123456780".parse().unwrap();
+        let h = Manhattan::new(&goal);
+        let optimal = idastar(&start, &h, Limits::default())
+            .solution()
+            .unwrap()
+            .len();
+        let dir = tempfile::tempdir().unwrap();
+        let file =
+            |name: &str| -> &'static Path { Box::leak(dir.path().join(name).into_boxed_path()) };
+        let (_, root_h) = h.start(start.cells());
+        let shorter = MovePruner::for_board_up_to(start.board(), LENGTH_BEFORE_12);
+        // Written at its first iteration's start, as a run of the older automaton began it.
+        let begun = |path: &Path| {
+            let mut c = Checkpoint::new(start, goal, fingerprint(&start, &h), SUBTREES, root_h);
+            c.automaton = LENGTH_BEFORE_12;
+            let frontier = split_pruned(&start, &h, root_h, SUBTREES, &shorter);
+            c.subtrees = frontier.subtrees.len();
+            (c.expanded, c.generated) = (frontier.expanded, frontier.generated);
+            c.note_next(frontier.cut);
+            c.save(path).unwrap();
+        };
+        let limits = Limits::default().threads(1);
+        let whole_path = file("whole");
+        begun(whole_path);
+        let whole = parallel_idastar(&start, &h, limits.checkpoint(whole_path));
+        assert_eq!(
+            whole.solution().map(|s| s.len()),
+            Some(optimal),
+            "{:?}",
+            whole.outcome
+        );
+        // Stopped in a later iteration: the checkpoint it writes keeps the automaton, and
+        // names that automaton's subtrees.
+        let path = file("stopped");
+        begun(path);
+        let stopped = parallel_idastar(
+            &start,
+            &h,
+            limits.checkpoint(path).nodes(whole.expanded * 9 / 10),
+        );
+        assert_eq!(stopped.gave_up(), Some(Limit::Nodes));
+        let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+        assert!(saved.bound > root_h, "stopped in a later iteration");
+        assert_eq!(saved.automaton, LENGTH_BEFORE_12);
+        let split_shorter = split_pruned(&start, &h, saved.bound, SUBTREES, &shorter);
+        assert_eq!(saved.subtrees, split_shorter.subtrees.len());
+        // Resumed, it finishes with the shorter automaton: the whole run's path and nodes.
+        let resumed = parallel_idastar(&start, &h, limits.checkpoint(path));
+        assert_eq!(resumed.solution(), whole.solution());
+        assert_eq!(resumed.generated, whole.generated);
+        // A search begun now has the longer automaton: fewer nodes on this start (equal
+        // counts would say the checkpoint's automaton was not used).
+        let now = parallel_idastar(&start, &h, limits.checkpoint(file("now")));
+        assert_eq!(now.solution().map(|s| s.len()), Some(optimal));
+        assert!(
+            now.generated < whole.generated,
+            "{} {}",
+            now.generated,
+            whole.generated
+        );
+    }
 
     #[test]
     fn sizes_carry_to_the_subtree_that_roots_them() {

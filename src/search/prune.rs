@@ -21,14 +21,18 @@
 //! the automaton, and IDA* finds it at the optimal bound (tests/search_dual.rs checks exact
 //! distances on sampled 3x3 and 3x4 states).
 //!
-//! Stored, not generated per process: generating the strings is tens of milliseconds of CPU
-//! (every string of up to 10 moves), which was most of a one-question process. The minimal
-//! refused strings of the unbounded grid are kept in `REFUSED` (340 strings), and a board's
-//! automaton is built from those whose bounding box fits the board: exactly the board's own
-//! generation, because whether a string is refused depends only on strings whose box lies
-//! within its own (its substrings and its earlier equivalents), so the strings that fit a board
-//! are decided alike on the board and on the unbounded grid. A test generates every supported
-//! board afresh and compares.
+//! Stored, not generated per process: generating the strings is up to a second of CPU
+//! (every string of up to 12 moves), far more than a one-question process. The minimal
+//! refused strings of the unbounded grid are kept in `prune_refused.txt` (2,540 strings), and
+//! a board's automaton is built from those whose bounding box fits the board (about a
+//! millisecond): exactly the board's own generation, because whether a string is refused
+//! depends only on strings whose box lies within its own (its substrings and its earlier
+//! equivalents), so the strings that fit a board are decided alike on the board and on the
+//! unbounded grid. Likewise the strings of at most `n` moves are decided alike whatever the
+//! longest compared, so the stored list less its longer strings is the automaton of `n` moves
+//! ([`MovePruner::for_board_up_to`]: a checkpoint written with the automaton of 10 moves,
+//! before it had 12, resumes with that one). A test generates every supported board afresh
+//! and compares.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -39,15 +43,25 @@ use crate::board::Board;
 
 /// The longest strings compared. The shortest cycles of the sliding-tile puzzle (the blank
 /// around a 2x2 block three times, 12 moves) make pairs of 6 and 6, 7 and 5, ..., 10 and 2
-/// moves equal, all within 10; strings of 12 make the automaton five times larger (6,868
-/// states on 4x4 against 1,291, 110 KB of transitions) and take 40 s to generate.
-pub const MAX_LENGTH: usize = 10;
+/// moves equal, all within 10; strings of 12 add the cycles of 2x3 blocks and longer
+/// transpositions. 12 against 10: 6,868 states on 4x4 against 1,291 (110 KB of transitions,
+/// still in the second-level cache) and 9,223 on 5x5, and 7-12% fewer nodes generated on
+/// Korf's 4x4 and Korf and Felner's 5x5 instances at about the same cost per node
+/// (BENCHMARKS.md, "A longer move-pruning automaton").
+pub const MAX_LENGTH: usize = 12;
+
+/// The longest strings of the automaton before it compared 12: what checkpoints of
+/// versions 1 to 3 were split with.
+pub const LENGTH_BEFORE_12: usize = 10;
 
 /// The state of a move string that contains a refused string.
 pub const DEAD: u32 = u32::MAX;
 
 /// Move indices (in `U D L R` order) of the moves straight back.
 const INVERSE: [u8; 4] = [1, 0, 3, 2];
+
+/// The automata built so far, by board and longest string compared.
+type Automata = HashMap<(Board, usize), Arc<MovePruner>>;
 
 /// The automaton of one board: `next[state * 4 + move]`, the start state 0.
 #[derive(Clone, Debug)]
@@ -58,22 +72,32 @@ pub struct MovePruner {
 
 impl MovePruner {
     /// The automaton for `board` (strings of at most [`MAX_LENGTH`] moves), built on first use
-    /// from the stored strings (`REFUSED`) that fit the board, and shared afterwards. It
-    /// equals `MovePruner::generate(board, MAX_LENGTH)` without the generation's cost.
+    /// from the stored strings (`prune_refused.txt`) that fit the board, and shared afterwards.
+    /// It equals `MovePruner::generate(board, MAX_LENGTH)` without the generation's cost.
     pub fn for_board(board: Board) -> Arc<MovePruner> {
-        static CACHE: OnceLock<Mutex<HashMap<Board, Arc<MovePruner>>>> = OnceLock::new();
+        MovePruner::for_board_up_to(board, MAX_LENGTH)
+    }
+
+    /// [`MovePruner::for_board`] comparing strings of at most `length` moves (at most
+    /// [`MAX_LENGTH`]): what a search resumed from a checkpoint split with a shorter automaton
+    /// needs, since the split's subtrees depend on it. Equals `MovePruner::generate(board,
+    /// length)`.
+    pub fn for_board_up_to(board: Board, length: usize) -> Arc<MovePruner> {
+        static CACHE: OnceLock<Mutex<Automata>> = OnceLock::new();
         let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+        let length = length.min(MAX_LENGTH);
         // A panic while building leaves the map without this board: still whole.
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(board)
-            .or_insert_with(|| Arc::new(MovePruner::stored(board)))
+        map.entry((board, length))
+            .or_insert_with(|| Arc::new(MovePruner::stored(board, length)))
             .clone()
     }
 
-    /// The automaton from the stored strings whose bounding box fits `board`.
-    fn stored(board: Board) -> MovePruner {
+    /// The automaton from the stored strings of at most `length` moves whose bounding box
+    /// fits `board`.
+    fn stored(board: Board, length: usize) -> MovePruner {
         let refused: Vec<Vec<u8>> = stored_strings()
-            .filter(|s| fits(bounds(s), board))
+            .filter(|s| s.len() <= length && fits(bounds(s), board))
             .collect();
         MovePruner {
             next: automaton(&refused),
@@ -168,6 +192,13 @@ type Effect = [u16; 2 * MAX_LENGTH_GENERATED + 3];
 /// The minimal refused strings for `board` (move indices), up to `max_length` moves, in the
 /// order they are found: the moves straight back, then by length, then in `U D L R` order.
 fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
+    let side = |cells: usize| i8::try_from(cells).expect("a side is at most 12") - 1;
+    refused_within(side(board.height()), side(board.width()), max_length)
+}
+
+/// [`refused_strings`] for blank paths whose box spans at most `max_rows` rows and
+/// `max_cols` columns beyond its first (`max_length` each: no bound at all).
+fn refused_within(max_rows: i8, max_cols: i8, max_length: usize) -> Vec<Vec<u8>> {
     let max_length = max_length.min(MAX_LENGTH_GENERATED);
     let side = 2 * max_length + 1;
     let centre = i32::try_from(max_length * side + max_length).expect("a short walk's grid");
@@ -184,8 +215,8 @@ fn refused_strings(board: Board, max_length: usize) -> Vec<Vec<u8>> {
         lookup: (0..=max_length)
             .map(|length| vec![0u64; (1usize << (2 * length)).div_ceil(64)])
             .collect(),
-        max_rows: i8::try_from(board.height()).expect("a side is at most 12") - 1,
-        max_cols: i8::try_from(board.width()).expect("a side is at most 12") - 1,
+        max_rows,
+        max_cols,
     };
     for m in 0..4u8 {
         walk.refuse(vec![m, INVERSE[m as usize]]);
@@ -395,56 +426,9 @@ fn automaton(refused: &[Vec<u8>]) -> Vec<u32> {
 
 /// The minimal refused strings of the unbounded grid, up to [`MAX_LENGTH`] moves, in the order
 /// the generation finds them (the moves straight back, then by length, then in `U D L R`
-/// order), as move letters. Every one fits a 4x4 box, so 4x4 and every larger board use all
-/// 340. Written out by `MovePruner::generate`'s walk; the test
-/// `stored_strings_are_the_generated_ones` generates them again and prints this list when
-/// they differ.
-#[rustfmt::skip]
-const REFUSED: &str = "\
-UD DU LR RL \
-LURDLU LDRULD RULDRU RDLURD \
-DLURURDL DRULULDR LUULDRDR LULURDDR LULDRRDL LURURDLL LURDDRUL LURRULDL LDDLURUR LDLURRUL \
-LDLDRUUR LDRUURDL LDRDRULL LDRRDLUL LLURDRDL LLDRURUL RUURDLDL RULULDRR RULDDLUR RULDLDRU \
-RULLURDR RURULDDL RURDLLDR RDDRULUL RDLUULDR RDLULURD RDLDLURR RDLLDRUR RDRULLUR RDRDLUUL \
-RRULDLDR RRDLULUR \
-UULDRDRUL UURDLDLUR LURDRDLUU LDRURULDD \
-DDLUURURDL DDLURUULDR DDLURUURDD DDLURUURDL DDRUULULDR DDRULUULDD DDRULUULDR DDRULUURDL \
-DLUUULDRDD DLUULURDDD DLUURURDLL DLUURRULDL DLURUULDRD DLURUURDDL DLURUURDLD DLURULURDD \
-DLURURULDD DLURURRDLL DLDLURRUUL DLDRUUULDR DLDRUUURDD DLDRUUURDL DLLURRURDL DLLDRURUUL \
-DRUUURDLDD DRUULULDRR DRUULLURDR DRUURULDDD DRULUULDDR DRULUULDRD DRULUURDLD DRULULURDD \
-DRULULLDRR DRULURULDD DRDLUUULDD DRDLUUULDR DRDLUUURDL DRDRULLUUR DRRULLULDR DRRDLULUUR \
-LUUULDDRDR LUUULDRDDR LUUURDLDDR LUULURDDDR LUULDDRRDL LUULDRRDLU LUULLDRRDR LUURULDDDR \
-LUURURDLLD LUURDDDRUL LUURDLDRDL LUURRULDLD LULUURDDDR LULULDRRDR LULURDRDLU LULDLURRDR \
-LULDRDRULD LULDRRURDL LULDRRDDLU LULDRRDRUL LULLURDRDR LULLURRDDR LULLDRURDR LULLDRRRDL \
-LURUULDRDL LURUURDDLL LURULURDDL LURULDDRDL LURURDLDLU LURURRDLLL LURDDDLURU LURDDDRUUL \
-LURDDDRULU LURDDLDRUU LURDDRDLUU LURDDRRULL LURDLDLURU LURDLLDRUU LURDRDLULU LURRUULDDL \
-LURRULDDLU LURRURDLLL LURRDRULLL LURRRULDLL LURRRULLDL LURRRDLULL LDDDLUURUR LDDDLURUUR \
-LDDDRULUUR LDDLUURRUL LDDLURRULD LDDLDRUUUR LDDLLURRUR LDDRUUURDL LDDRULURUL LDDRDLUUUR \
-LDDRDRULLU LDDRRDLULU LDLULDRRUR LDLURRUULD LDLURRURDL LDLURRDRUL LDLDDRUUUR LDLDLURRUR \
-LDLDRURULD LDLLURDRUR LDLLURRRUL LDLLDRURUR LDLLDRRUUR LDRUUULDRD LDRUUURDDL LDRUUURDLD \
-LDRUULURDD LDRUURULDD LDRUURRDLL LDRULLURDD LDRURULDLD LDRDDLURUL LDRDDRUULL LDRDLUURUL \
-LDRDLDRUUL LDRDRULULD LDRDRRULLL LDRRURDLLL LDRRDDLUUL LDRRDLUULD LDRRDRULLL LDRRRULDLL \
-LDRRRDLULL LDRRRDLLUL LLUURDDRDL LLULDRRRUL LLULDRRRDL LLURDRURDL LLURDRDDLU LLURDRDRUL \
-LLURRURDLL LLURRDDRUL LLURRRULDL LLDDRUURUL LLDLURRRUL LLDLURRRDL LLDRURUULD LLDRURURDL \
-LLDRURDRUL LLDRRUURDL LLDRRDRULL LLDRRRDLUL LLLURDRRUL LLLURDRRDL LLLURRDRDL LLLDRURRUL \
-LLLDRURRDL LLLDRRURUL RUUULDRDDL RUUURDDLDL RUUURDLDDL RUULULDRRD RUULURDDDL RUULDDDLUR \
-RUULDDLDRU RUULDRDLDR RUULLURDRD RUURULDDDL RUURDDLLDR RUURDLLDRU RUURRDLLDL RULUULDDRR \
-RULUURDLDR RULULDRDRU RULULLDRRR RULURULDDR RULURDDLDR RULDDDLUUR RULDDDLURU RULDDDRULU \
-RULDDLDRUU RULDDLLURR RULDDRDLUU RULDLULDRR RULDLDDRUU RULDLDLURR RULDLLURDR RULDLLDRUR \
-RULDLLDRRU RULDRDRULU RULDRRDLUU RULLUURDDR RULLULDRRR RULLURDDRU RULLDDLURU RULLDLURRR \
-RULLDLDRUU RULLLURDRR RULLLURRDR RULLLDRURR RURUULDDDL RURURDLLDL RURDLDLURD RURDLLULDR \
-RURDLLDDRU RURDLLDLUR RURDLLLURD RURDLLLDRU RURDLLLDRR RURDRULLDL RURRULDLDL RURRULLDDL \
-RURRDLULDL RURRDLLLDR RDDDLURUUL RDDDRUULUL RDDDRULUUL RDDLUUULDR RDDLUULURD RDDLURULUR \
-RDDLDLURRU RDDLDRUUUL RDDLLDRURU RDDRUULLUR RDDRULLURD RDDRDLUUUL RDDRRULLUL RDLUUULDDR \
-RDLUUULDRD RDLUUURDLD RDLUULURDD RDLUULLDRR RDLUURULDD RDLULUURDD RDLULULDRR RDLULDLURR \
-RDLULLURDR RDLULLURRD RDLULLDRUR RDLURRULDD RDLDDLUURR RDLDDRULUR RDLDLURURD RDLDLLURRR \
-RDLDRUULUR RDLDRDLUUR RDLLUULDRD RDLLULURDD RDLLULDRRR RDLLDDRUUR RDLLDLURRR RDLLDRUURD \
-RDLLLURDRR RDLLLDRURR RDLLLDRRUR RDRULLUURD RDRULLULDR RDRULLDLUR RDRULLLURD RDRULLLURR \
-RDRULLLDRU RDRURDLLUL RDRDDLUUUL RDRDRULLUL RDRRULDLUL RDRRULLLUR RDRRDLULUL RDRRDLLUUL \
-RRUULDDLDR RRULDLULDR RRULDLDDRU RRULDLDLUR RRULDLLURD RRULDLLDRU RRULDLLDRR RRULLULDRR \
-RRULLDDLUR RRULLDLDRU RRULLLURDR RRURDLLLUR RRURDLLLDR RRDDLUULUR RRDLULUURD RRDLULULDR \
-RRDLULDLUR RRDLULLURD RRDLULLURR RRDLULLDRU RRDLLUULDR RRDLLULURD RRDLLDLURR RRDLLLDRUR \
-RRDRULLLUR RRDRULLLDR RRRULDLLUR RRRULDLLDR RRRULLDLDR RRRDLULLUR RRRDLULLDR RRRDLLULUR";
+/// order), one length to a paragraph. `stored_strings_are_the_generated_ones` generates them again
+/// and writes the file afresh under `NPUZZLE_BLESS=1` when they differ.
+const REFUSED: &str = include_str!("prune_refused.txt");
 
 #[cfg(test)]
 mod tests {
@@ -486,32 +470,51 @@ mod tests {
         }
     }
 
-    /// The stored strings are what the generation finds on a board large enough for all of
-    /// them (none spans more than a 4x4 box), in the same order.
+    /// The stored strings are what the generation finds on the unbounded grid, in the same
+    /// order; `NPUZZLE_BLESS=1` writes the file afresh where they differ.
     #[test]
     fn stored_strings_are_the_generated_ones() {
-        let generated = refused_strings(Board::new(5, 5).unwrap(), MAX_LENGTH);
+        let unbounded = i8::try_from(MAX_LENGTH).unwrap();
+        let generated = refused_within(unbounded, unbounded, MAX_LENGTH);
         let stored: Vec<Vec<u8>> = stored_strings().collect();
-        let letters: Vec<String> = generated
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .map(|&m| ['U', 'D', 'L', 'R'][m as usize])
-                    .collect()
-            })
-            .collect();
-        assert_eq!(
-            stored,
-            generated,
-            "REFUSED should read:\n{}",
-            letters.join(" ")
+        if stored != generated && std::env::var_os("NPUZZLE_BLESS").is_some() {
+            let mut text = String::new();
+            for length in 2..=MAX_LENGTH {
+                let line: Vec<String> = generated
+                    .iter()
+                    .filter(|s| s.len() == length)
+                    .map(|s| {
+                        s.iter()
+                            .map(|&m| ['U', 'D', 'L', 'R'][m as usize])
+                            .collect()
+                    })
+                    .collect();
+                if line.is_empty() {
+                    continue;
+                }
+                // One length to a paragraph, its lines under 100 characters.
+                for row in line.chunks(96 / (length + 1)) {
+                    text.push_str(&row.join(" "));
+                    text.push('\n');
+                }
+                text.push('\n');
+            }
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/prune_refused.txt");
+            std::fs::write(path, text).unwrap();
+            return;
+        }
+        assert!(
+            stored == generated,
+            "prune_refused.txt is not the generation's list: run with NPUZZLE_BLESS=1"
         );
+        // Every one fits the 5x5 board, so it uses all of them.
         assert!(stored
             .iter()
-            .all(|s| fits(bounds(s), Board::new(4, 4).unwrap())));
+            .all(|s| fits(bounds(s), Board::new(5, 5).unwrap())));
     }
 
-    /// Every supported board's stored automaton is the one its own generation gives.
+    /// Every supported board's stored automaton is the one its own generation gives, for the
+    /// longest strings and for those of the automaton before them.
     #[test]
     fn every_board_gets_the_automaton_its_generation_gives() {
         let mut boards = 0;
@@ -520,15 +523,23 @@ mod tests {
                 let Ok(board) = Board::new(width, height) else {
                     continue;
                 };
-                let stored = MovePruner::for_board(board);
-                let generated = MovePruner::generate(board, MAX_LENGTH);
-                assert_eq!(stored.next, generated.next, "{board}");
-                assert_eq!(stored.refused(), generated.refused(), "{board}");
+                for length in [MAX_LENGTH, LENGTH_BEFORE_12] {
+                    let stored = MovePruner::for_board_up_to(board, length);
+                    let generated = MovePruner::generate(board, length);
+                    assert_eq!(stored.next, generated.next, "{board} {length}");
+                    assert_eq!(stored.refused(), generated.refused(), "{board} {length}");
+                }
                 boards += 1;
             }
         }
         // 2xN for N up to 12, 3x8, 4x6, 5x5 and their transposes.
         assert_eq!(boards, 38);
+        // The automaton before 12 is the one checkpoints of versions 1-3 were split with:
+        // 1,291 states on 4x4 and 5x5, 340 strings.
+        let before = MovePruner::for_board_up_to(Board::new(5, 5).unwrap(), LENGTH_BEFORE_12);
+        assert_eq!((before.states(), before.refused()), (1_291, 340));
+        let now = MovePruner::for_board(Board::new(5, 5).unwrap());
+        assert_eq!((now.states(), now.refused()), (9_223, 2_540));
     }
 
     #[test]

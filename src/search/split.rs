@@ -78,6 +78,24 @@ pub struct Frontier<N> {
 /// name finished subtrees by their index, and lets a distributed task be named by its moves.
 /// A start beyond the bound, or one that cannot reach the goal, gives no subtree.
 pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) -> Frontier<H::Node> {
+    split_pruned(
+        start,
+        h,
+        bound,
+        at_least,
+        &MovePruner::for_board(start.board()),
+    )
+}
+
+/// [`split`] with the move-pruning automaton `prune` of `start`'s board: a resumed checkpoint
+/// names the subtrees of the automaton it was split with.
+pub(crate) fn split_pruned<H: Heuristic>(
+    start: &State,
+    h: &H,
+    bound: u32,
+    at_least: usize,
+    prune: &MovePruner,
+) -> Frontier<H::Node> {
     let (node, root_h) = h.start(start.cells());
     let mut frontier = Frontier {
         subtrees: Vec::new(),
@@ -92,7 +110,6 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
     if !start.can_reach(h.goal()) {
         return frontier;
     }
-    let prune = MovePruner::for_board(start.board());
     let mut level = vec![Subtree {
         moves: Vec::new(),
         state: *start,
@@ -116,7 +133,7 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
             }
             grew = true;
             frontier.expanded += 1;
-            expand(&parent, h, &prune, bound, &mut frontier, &mut next);
+            expand(&parent, h, prune, bound, &mut frontier, &mut next);
         }
         level = next;
         if !grew || level.is_empty() {
@@ -223,14 +240,15 @@ pub fn search_below<H: Heuristic>(
     if start.board() != h.goal().board() {
         return nothing(Below::NotASubtree);
     }
-    let Some(root) = replay(start, h, prefix) else {
+    let prune = MovePruner::for_board(start.board());
+    let Some(root) = replay_pruned(start, h, prefix, &prune) else {
         return nothing(Below::NotASubtree);
     };
     let f = u32::try_from(prefix.len()).expect("a path below any u32 bound") + root.h;
     if f > bound {
         return nothing(Below::Beyond(Some(f)));
     }
-    let searched = search_subtree(start, h, &root, bound, Budget::new(limits));
+    let searched = search_subtree(start, h, &root, bound, Budget::new(limits), &prune);
     BelowResult {
         end: searched.end,
         expanded: searched.expanded,
@@ -242,9 +260,18 @@ pub fn search_below<H: Heuristic>(
 /// `None` for an illegal prefix or one the board's move-pruning automaton refuses (a move
 /// straight back, or a string with a shorter or earlier equivalent).
 pub fn replay<H: Heuristic>(start: &State, h: &H, prefix: &[Move]) -> Option<Subtree<H::Node>> {
+    replay_pruned(start, h, prefix, &MovePruner::for_board(start.board()))
+}
+
+/// [`replay`] with the move-pruning automaton `prune` of `start`'s board.
+pub(crate) fn replay_pruned<H: Heuristic>(
+    start: &State,
+    h: &H,
+    prefix: &[Move],
+    prune: &MovePruner,
+) -> Option<Subtree<H::Node>> {
     let (mut node, mut estimate) = h.start(start.cells());
     let mut state = *start;
-    let prune = MovePruner::for_board(start.board());
     let mut automaton = 0;
     for &mv in prefix {
         automaton = prune.step(automaton, mv as u8);
@@ -283,22 +310,23 @@ pub(crate) struct SubtreeEnd {
     pub(crate) unfinished: Option<Unfinished>,
 }
 
-/// Searches below `root` within `bound` with `budget`: shared by the threads and the tasks.
+/// Searches below `root` within `bound` with `budget` and the automaton `prune` that made
+/// `root`: shared by the threads and the tasks.
 pub(crate) fn search_subtree<H: Heuristic>(
     start: &State,
     h: &H,
     root: &Subtree<H::Node>,
     bound: u32,
     budget: Budget,
+    prune: &MovePruner,
 ) -> SubtreeEnd {
-    let prune = MovePruner::for_board(start.board());
     let (end, expanded, generated, untold) = in_place::pass(
         &root.state,
         h,
         &root.node,
         root.h,
         u32::try_from(root.moves.len()).expect("a path below any u32 bound"),
-        &prune,
+        prune,
         root.automaton,
         bound,
         budget,
