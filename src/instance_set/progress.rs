@@ -86,11 +86,11 @@ pub fn in_progress(
     }
     let seconds = counted_seconds(&seconds).as_secs_f64();
     let estimate = checkpoint.estimate();
-    let rate = (seconds > 0.0).then(|| checkpoint.generated as f64 / seconds);
+    // At the rate so far: nodes over seconds, known once both are above zero.
     let seconds_left = estimate
         .and_then(|e| e.nodes_left)
-        .zip(rate.filter(|&r| r > 0.0))
-        .map(|(left, rate)| left as f64 / rate);
+        .filter(|_| seconds > 0.0 && checkpoint.generated > 0)
+        .map(|left| left as f64 * seconds / checkpoint.generated as f64);
     Ok(Some(InProgress {
         bound: checkpoint.bound,
         finished_subtrees: checkpoint.finished(),

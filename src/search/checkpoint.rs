@@ -94,9 +94,11 @@ pub struct Checkpoint {
     /// The `at_least` given to [`split`](super::split::split).
     pub at_least: usize,
     /// The longest move strings compared by the move-pruning automaton the iteration was
-    /// split with ([`MovePruner::for_board_up_to`](crate::search::prune::MovePruner::for_board_up_to)): [`MAX_LENGTH`] for a search begun now,
+    /// split with ([`for_board_up_to`]): [`MAX_LENGTH`] for a search begun now,
     /// [`LENGTH_BEFORE_12`] for a checkpoint of versions 1 to 3. The split's subtrees, and so
     /// the bits of [`done`](Checkpoint::done), depend on it: a resumed search keeps it.
+    ///
+    /// [`for_board_up_to`]: crate::search::prune::MovePruner::for_board_up_to
     pub automaton: usize,
     /// The iteration's bound.
     pub bound: u32,
