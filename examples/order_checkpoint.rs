@@ -12,8 +12,12 @@
 //! ```
 //!
 //! DIR holds the 6-6-6-6 databases of the checkpoint's goal; the heuristic is the runner's
-//! (regular and reflected lookups), and the checkpoint's fingerprint must match it. Stop the
-//! search that writes CHECKPOINT first: the file is rewritten (atomically) at the end.
+//! (regular and reflected lookups), and the checkpoint's fingerprint must match it. The split
+//! and the searches use the checkpoint's move-pruning automaton (`Checkpoint::automaton`:
+//! strings of 10 moves for a checkpoint of versions 1 to 3), whose subtrees it names. Every
+//! subtree is keyed, the finished ones too, so that `solve-set --report` can still say what
+//! share of the iteration is done. Stop the search that writes CHECKPOINT first: the file is
+//! rewritten (atomically) at the end.
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -22,7 +26,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use npuzzle::search::checkpoint::{fingerprint, Checkpoint};
-use npuzzle::search::split::{search_below, split};
+use npuzzle::search::prune::MovePruner;
+use npuzzle::search::split::{search_below_pruned, split_pruned};
 use npuzzle::search::{Limits, SUBTREES};
 
 #[path = "support/runner_heuristic.rs"]
@@ -74,7 +79,8 @@ fn run() -> Result<(), String> {
     checkpoint
         .check(&start, &goal, fingerprint(&start, &h), SUBTREES, &path)
         .map_err(|e| e.to_string())?;
-    let prefixes: Vec<_> = split(&start, &h, checkpoint.bound, SUBTREES)
+    let prune = MovePruner::for_board_up_to(start.board(), checkpoint.automaton);
+    let prefixes: Vec<_> = split_pruned(&start, &h, checkpoint.bound, SUBTREES, &prune)
         .subtrees
         .into_iter()
         .map(|s| s.moves)
@@ -93,18 +99,14 @@ fn run() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let began = Instant::now();
     let (searched, nodes) = (AtomicUsize::new(0), AtomicU64::new(0));
-    let open = (0..prefixes.len())
-        .filter(|&i| !checkpoint.is_done(i))
-        .count();
+    let open = prefixes.len();
     let keys: Vec<u64> = pool.install(|| {
         prefixes
             .par_iter()
-            .enumerate()
-            .map(|(i, prefix)| {
-                if checkpoint.is_done(i) {
-                    return 0;
-                }
-                let size = search_below(&start, &h, prefix, bound, Limits::default()).generated;
+            .map(|prefix| {
+                let size =
+                    search_below_pruned(&start, &h, prefix, bound, Limits::default(), &prune)
+                        .generated;
                 let total = nodes.fetch_add(size, Ordering::Relaxed) + size;
                 let k = searched.fetch_add(1, Ordering::Relaxed) + 1;
                 if k % 250 == 0 || k == open {

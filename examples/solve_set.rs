@@ -161,15 +161,14 @@ fn run() -> Result<ExitCode, String> {
         std::fs::read_to_string(&instances).map_err(|e| format!("{}: {e}", instances.display()))?;
     let mut set = instance_set::parse_instances(&text, board).map_err(|e| e.to_string())?;
     if report {
-        let done = match std::fs::read_to_string(&results) {
-            Ok(text) => {
-                instance_set::parse_results(&text, &set, &goal).map_err(|e| e.to_string())?
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(format!("{}: {e}", results.display())),
-        };
+        // As `npuzzle solve-set --report` reads it: a last line cut short by a kill is left
+        // out, not an error.
+        let read = instance_set::read_results(&results, &set, &goal).map_err(|e| e.to_string())?;
+        if let Some(ids) = &only {
+            set.retain(|i| ids.contains(&i.id));
+        }
         // With --checkpoint-dir, where each unfinished instance stands (read only).
-        let table = instance_set::progress_table_with(&set, &done, |instance| {
+        let table = instance_set::progress_table_with(&set, &read.finished, |instance| {
             let dir = checkpoints.as_deref()?;
             instance_set::in_progress(dir, instance, &goal).transpose()
         });

@@ -929,7 +929,7 @@ impl RunClock {
                     .and_then(|at| at.duration_since(began_on_clock).ok());
                 if written.is_some() && written != counted {
                     counted = written;
-                    save_seconds(&path, before + written.unwrap_or_default());
+                    save_seconds(&path, before.saturating_add(written.unwrap_or_default()));
                 }
             }
         });
@@ -953,7 +953,7 @@ impl RunClock {
     /// brought up to date for the next run while the checkpoint it counts for is there, and
     /// removed once the instance is `solved` or has no checkpoint left (nothing to resume).
     pub fn stop(self, solved: bool) -> Duration {
-        let total = self.before + self.began.elapsed();
+        let total = self.before.saturating_add(self.began.elapsed());
         let _ = self.stop.send(());
         let _ = self.writer.join();
         if solved || !self.checkpoint.exists() {
@@ -973,20 +973,47 @@ fn checkpoint_files(dir: &Path, id: &str) -> (PathBuf, PathBuf) {
     )
 }
 
-/// The seconds an `ID.seconds` file counts; zero where it is missing, not a number, or not
-/// a small regular file (a FIFO there would block the run).
+/// The seconds an `ID.seconds` file counts; zero where it is missing, not a number (or
+/// negative, or more than a `Duration` holds), or not a small regular file (a FIFO there
+/// would block the run).
 fn counted_seconds(path: &Path) -> Duration {
     std::fs::metadata(path)
         .ok()
         .filter(|meta| meta.is_file() && meta.len() < 100)
         .and_then(|_| std::fs::read_to_string(path).ok())
         .and_then(|text| text.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map_or(Duration::ZERO, Duration::from_secs_f64)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .unwrap_or(Duration::ZERO)
 }
 
 /// Writes `seconds` to `path` atomically (never half a number). Best effort: a file that
 /// cannot be written costs the next run's count, not this run's search.
 fn save_seconds(path: &Path, seconds: Duration) {
     let _ = write_atomic(path, format!("{:.3}\n", seconds.as_secs_f64()).as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A seconds file counts what it says when that is a duration, and zero otherwise: a
+    /// value past what a `Duration` holds once panicked the run and the report.
+    #[test]
+    fn a_seconds_file_counts_only_a_duration() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.seconds");
+        for (text, seconds) in [
+            ("12.5\n", 12.5),
+            ("0\n", 0.0),
+            ("1e20\n", 0.0),
+            ("-3\n", 0.0),
+            ("nan\n", 0.0),
+            ("inf\n", 0.0),
+            ("twelve\n", 0.0),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(counted_seconds(&path).as_secs_f64(), seconds, "{text:?}");
+        }
+        assert_eq!(counted_seconds(&dir.path().join("missing")), Duration::ZERO);
+    }
 }

@@ -36,6 +36,17 @@ pub struct InProgress {
     pub seconds_left: Option<f64>,
 }
 
+/// Whether `checkpoint` is of the search from `start` to `goal`: as asked, or relabelled onto
+/// the canonical goal with `goal`'s blank cell, which is what a search with pattern databases
+/// runs and saves ([`State::relabel_for`]; the run checks its checkpoint the same way).
+fn is_question_of(checkpoint: &Checkpoint, start: &State, goal: &State) -> bool {
+    let asked = checkpoint.start == *start && checkpoint.goal == *goal;
+    asked
+        || (start.board() == goal.board()
+            && checkpoint.start == start.relabel_for(goal)
+            && checkpoint.goal == goal.relabel_for(goal))
+}
+
 /// `instance`'s checkpoint in `dir` (`ID.checkpoint`, with the seconds of `ID.seconds`, as
 /// [`run`](super::run) keeps them), read and not changed: `Ok(None)` where there is none.
 ///
@@ -75,7 +86,7 @@ pub fn in_progress(
     let Some(checkpoint) = Checkpoint::load(&path)? else {
         return Ok(None);
     };
-    if checkpoint.start != instance.start || checkpoint.goal != *goal {
+    if !is_question_of(&checkpoint, &instance.start, goal) {
         return Err(CheckpointError::Foreign {
             path: path.display().to_string(),
             what: format!(
@@ -297,4 +308,35 @@ fn rate(nodes: u64, seconds: f64) -> String {
         0.0
     };
     format!("{r:.1} M/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::instance_set::parse_instances;
+
+    /// Towards a goal other than the canonical one, a search with pattern databases runs on
+    /// the start relabelled onto the canonical goal and saves that: the report reads such a
+    /// checkpoint as the instance's (it refused it once), and still refuses another's.
+    #[test]
+    fn a_relabelled_checkpoint_is_the_instance_s() {
+        let board = Board::THREE_BY_THREE;
+        let set = parse_instances("a 8 6 7 2 5 4 3 0 1\nb 1 2 3 4 5 6 0 7 8\n", board).unwrap();
+        let goal: State = "876543210".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let write = |start: State| {
+            let mut c = Checkpoint::new(start, goal.relabel_for(&goal), 7, 64, 21);
+            c.subtrees = 70;
+            std::fs::write(dir.path().join("a.checkpoint"), c.to_text()).unwrap();
+        };
+        write(set[0].start.relabel_for(&goal));
+        let found = in_progress(dir.path(), &set[0], &goal).unwrap();
+        assert_eq!(found.map(|f| (f.bound, f.subtrees)), Some((21, 70)));
+        write(set[1].start.relabel_for(&goal));
+        assert!(matches!(
+            in_progress(dir.path(), &set[0], &goal),
+            Err(CheckpointError::Foreign { .. })
+        ));
+    }
 }

@@ -48,8 +48,9 @@ const MAGIC_2: &str = "npuzzle-checkpoint 2";
 /// Version 1's first line: read as a checkpoint with none of the later lines.
 const MAGIC_1: &str = "npuzzle-checkpoint 1";
 
-/// The largest checkpoint read: a few hundred bytes and one hex digit per four subtrees
-/// (64 MiB would name 2^28 subtrees, far past any split).
+/// The largest checkpoint read: a few hundred bytes, then per subtree a hex digit per four
+/// and two decimal numbers (its key and its size), and the partial subtrees' lines (#10's,
+/// of 6,888 subtrees, is 72 KB): 64 MiB is far past any split's.
 const MAX_BYTES: u64 = 64 << 20;
 
 /// Why a checkpoint was not used.
@@ -387,6 +388,10 @@ impl Checkpoint {
             "none" => None,
             n => Some(n.parse().map_err(|_| bad("next"))?),
         };
+        // Every value the search notes is beyond the iteration's bound.
+        if next.is_some_and(|n: u32| n <= bound) {
+            return Err(bad("next"));
+        }
         let expanded = field("expanded")?.parse().map_err(|_| bad("expanded"))?;
         let generated = field("generated")?.parse().map_err(|_| bad("generated"))?;
         let done_text = field("done")?;
@@ -401,7 +406,9 @@ impl Checkpoint {
                 .collect::<Result<Vec<u64>, _>>()
                 .map_err(|_| bad("done"))?
         };
-        if done.len() > subtrees.div_ceil(64) {
+        // Only the split's subtrees can be done: no word past them, no bit past the last.
+        if done.len() > subtrees.div_ceil(64) || (subtrees..done.len() * 64).any(|i| bit(&done, i))
+        {
             return Err(bad("done"));
         }
         let (previous, sizes) = if version == 1 {
@@ -879,6 +886,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Sound checksums over values the search never writes are refused too: a subtree past
+    /// the split marked done (it would count as finished), a next bound not beyond the bound.
+    #[test]
+    fn values_no_search_writes_are_refused() {
+        let c = sample();
+        assert!(Checkpoint::parse(&c.to_text(), "f").is_ok());
+        // 130 subtrees: the last word's bits from 130 % 64 = 2 on are past the split.
+        let mut past = c.clone();
+        past.done[2] |= 1 << 2;
+        assert!(Checkpoint::parse(&past.to_text(), "f").is_err());
+        let mut at_bound = c.clone();
+        at_bound.next = Some(c.bound);
+        assert!(Checkpoint::parse(&at_bound.to_text(), "f").is_err());
+        at_bound.next = Some(c.bound + 1);
+        assert!(Checkpoint::parse(&at_bound.to_text(), "f").is_ok());
     }
 
     #[test]

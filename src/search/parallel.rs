@@ -215,15 +215,28 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let frontier = split_pruned(start, h, bound, at_least, &prune);
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
-        let checkpoint = match resumed.take() {
-            Some(c)
-                if (c.subtrees == n || c.subtrees == 0)
-                    && partials_lie_below(start, h, &c, &prefixes, &prune) =>
-            {
-                Checkpoint { subtrees: n, ..c }
+        // An iteration begun here: its split's nodes and smallest value beyond the bound
+        // counted, and in the largest-first order the previous iteration's sizes carried over.
+        let begin = |mut c: Checkpoint| {
+            c.subtrees = n;
+            c.expanded += frontier.expanded;
+            c.generated += frontier.generated;
+            c.note_next(frontier.cut);
+            if largest_first {
+                c.sizes = vec![0; n];
+                if let Some((earlier, sizes)) = &last_split {
+                    c.previous = carried_sizes(earlier, sizes, &prefixes);
+                }
             }
+            c
+        };
+        let checkpoint = match resumed.take() {
+            // Written before its iteration's split (the parser has made sure that nothing is
+            // marked done in it): the iteration begins here, as a fresh one does.
+            Some(c) if c.subtrees == 0 => begin(c),
+            Some(c) if c.subtrees == n && partials_lie_below(start, h, &c, &prefixes, &prune) => c,
             Some(c) => {
-                let reason = if c.subtrees == n || c.subtrees == 0 {
+                let reason = if c.subtrees == n {
                     "a partial subtree's trees left do not lie below it"
                 } else {
                     "its subtrees do not match the split of its bound"
@@ -241,17 +254,8 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             None => {
                 let mut c = Checkpoint::new(*start, *h.goal(), print.unwrap_or(0), SUBTREES, bound);
                 c.automaton = automaton;
-                c.subtrees = n;
-                c.expanded = before.0 + frontier.expanded;
-                c.generated = before.1 + frontier.generated;
-                c.note_next(frontier.cut);
-                if largest_first {
-                    c.sizes = vec![0; n];
-                    if let Some((earlier, sizes)) = &last_split {
-                        c.previous = carried_sizes(earlier, sizes, &prefixes);
-                    }
-                }
-                c
+                (c.expanded, c.generated) = before;
+                begin(c)
             }
         };
         // The deterministic mode waits for every subtree before the first solution in the
@@ -583,6 +587,32 @@ mod tests {
             "{} {}",
             now.generated,
             whole.generated
+        );
+    }
+
+    /// A checkpoint written before its iteration's split (`subtrees 0`, as
+    /// [`Checkpoint::new`] makes it) begins that iteration on resuming, counting the split's
+    /// nodes and its smallest value beyond the bound as a search begun afresh does.
+    #[test]
+    fn a_checkpoint_before_its_split_begins_the_iteration() {
+        let start: State = "867254301".parse().unwrap();
+        let goal: State = "123456780".parse().unwrap();
+        let h = Manhattan::new(&goal);
+        let dir = tempfile::tempdir().unwrap();
+        let file =
+            |name: &str| -> &'static Path { Box::leak(dir.path().join(name).into_boxed_path()) };
+        let limits = Limits::default().threads(1);
+        let fresh = parallel_idastar(&start, &h, limits.checkpoint(file("fresh")));
+        let (_, root_h) = h.start(start.cells());
+        let path = file("before-split");
+        Checkpoint::new(start, goal, fingerprint(&start, &h), SUBTREES, root_h)
+            .save(path)
+            .unwrap();
+        let resumed = parallel_idastar(&start, &h, limits.checkpoint(path));
+        assert_eq!(resumed.solution(), fresh.solution());
+        assert_eq!(
+            (resumed.expanded, resumed.generated),
+            (fresh.expanded, fresh.generated)
         );
     }
 

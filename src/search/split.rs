@@ -88,8 +88,10 @@ pub fn split<H: Heuristic>(start: &State, h: &H, bound: u32, at_least: usize) ->
 }
 
 /// [`split`] with the move-pruning automaton `prune` of `start`'s board: a resumed checkpoint
-/// names the subtrees of the automaton it was split with.
-pub(crate) fn split_pruned<H: Heuristic>(
+/// names the subtrees of the automaton it was split with ([`Checkpoint::automaton`]).
+///
+/// [`Checkpoint::automaton`]: super::checkpoint::Checkpoint::automaton
+pub fn split_pruned<H: Heuristic>(
     start: &State,
     h: &H,
     bound: u32,
@@ -232,6 +234,20 @@ pub fn search_below<H: Heuristic>(
     bound: u32,
     limits: Limits,
 ) -> BelowResult {
+    let prune = MovePruner::for_board(start.board());
+    search_below_pruned(start, h, prefix, bound, limits, &prune)
+}
+
+/// [`search_below`] with the move-pruning automaton `prune` of `start`'s board: the subtree
+/// of a split made with it ([`split_pruned`]).
+pub fn search_below_pruned<H: Heuristic>(
+    start: &State,
+    h: &H,
+    prefix: &[Move],
+    bound: u32,
+    limits: Limits,
+    prune: &MovePruner,
+) -> BelowResult {
     let nothing = |end| BelowResult {
         end,
         expanded: 0,
@@ -240,15 +256,14 @@ pub fn search_below<H: Heuristic>(
     if start.board() != h.goal().board() {
         return nothing(Below::NotASubtree);
     }
-    let prune = MovePruner::for_board(start.board());
-    let Some(root) = replay_pruned(start, h, prefix, &prune) else {
+    let Some(root) = replay_pruned(start, h, prefix, prune) else {
         return nothing(Below::NotASubtree);
     };
     let f = u32::try_from(prefix.len()).expect("a path below any u32 bound") + root.h;
     if f > bound {
         return nothing(Below::Beyond(Some(f)));
     }
-    let searched = search_subtree(start, h, &root, bound, Budget::new(limits), &prune);
+    let searched = search_subtree(start, h, &root, bound, Budget::new(limits), prune);
     BelowResult {
         end: searched.end,
         expanded: searched.expanded,
