@@ -224,16 +224,14 @@ impl Checkpoint {
             generated: 0,
         });
         part.left = left;
-        part.next = part.next.into_iter().chain(next).min();
+        part.next = min_next(part.next, next);
         part.expanded += expanded;
         part.generated += generated;
     }
 
     /// Lowers the next bound to `next` where it is smaller.
     pub fn note_next(&mut self, next: Option<u32>) {
-        if let Some(f) = next {
-            self.next = Some(self.next.map_or(f, |n| n.min(f)));
-        }
+        self.next = min_next(self.next, next);
     }
 
     /// Whether subtree `index` is finished.
@@ -610,6 +608,12 @@ fn parse_partial(line: &str) -> Option<(usize, Partial)> {
             generated,
         },
     ))
+}
+
+/// The smaller of two values beyond a bound (candidates for the next bound), either of which
+/// may be missing.
+pub(crate) fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    a.into_iter().chain(b).min()
 }
 
 /// A fingerprint of heuristic `h` seen from `start`: a CRC-32 of its type's name and of its

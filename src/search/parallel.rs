@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::account::SearchAccount;
-use super::checkpoint::{fingerprint, Checkpoint, CheckpointError};
+use super::checkpoint::{fingerprint, min_next, Checkpoint, CheckpointError};
 use super::prune::{MovePruner, MAX_LENGTH};
 use super::split::{replay_pruned, search_subtree, split_pruned, Below};
 use super::{
@@ -438,11 +438,6 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             checkpoint.generated + extra.1,
         );
     }
-}
-
-/// The smaller of two values beyond a bound, either of which may be missing.
-fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
-    a.into_iter().chain(b).min()
 }
 
 /// Whether every partial subtree of `checkpoint` (read from a file) lies below its own

@@ -33,6 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::checkpoint::min_next;
 use super::in_place::{self, PassEnd, Unfinished};
 use super::prune::{MovePruner, DEAD};
 use super::{Budget, Limit, Limits};
@@ -187,7 +188,7 @@ fn expand<H: Heuristic>(
             }
             Bounded::Known(_, child_h) | Bounded::Beyond(child_h) => {
                 let f = g + 1 + child_h;
-                frontier.cut = Some(frontier.cut.map_or(f, |cut| cut.min(f)));
+                frontier.cut = min_next(frontier.cut, Some(f));
             }
         }
     }
@@ -425,8 +426,7 @@ mod tests {
         for s in &frontier.subtrees {
             let result = search_below(&start, &h, &s.moves, 29, Limits::default());
             match result.end {
-                Below::Beyond(Some(f)) => next = Some(next.map_or(f, |n: u32| n.min(f))),
-                Below::Beyond(None) => {}
+                Below::Beyond(beyond) => next = min_next(next, beyond),
                 other => panic!("{other:?}"),
             }
         }
