@@ -231,9 +231,13 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             c
         };
         let checkpoint = match resumed.take() {
-            // Written before its iteration's split (the parser has made sure that nothing is
-            // marked done in it): the iteration begins here, as a fresh one does.
-            Some(c) if c.subtrees == 0 => begin(c),
+            // Written before its iteration's split, as `Checkpoint::new` makes it (no subtree,
+            // nothing beyond the bound seen; the parser has made sure that nothing is marked
+            // done): the iteration begins here, as a fresh one does. The driver never writes
+            // one: after a split its checkpoint holds the split's cut, also where the split
+            // gave no subtree (the whole iteration done by the split, then a stop).
+            Some(c) if c.subtrees == 0 && c.next.is_none() => begin(c),
+            // The split's nodes and cut are in it already.
             Some(c) if c.subtrees == n && partials_lie_below(start, h, &c, &prefixes, &prune) => c,
             Some(c) => {
                 let reason = if c.subtrees == n {
