@@ -99,7 +99,7 @@ fn run() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let began = Instant::now();
     let (searched, nodes) = (AtomicUsize::new(0), AtomicU64::new(0));
-    let open = prefixes.len();
+    let subtrees = prefixes.len();
     let keys: Vec<u64> = pool.install(|| {
         prefixes
             .par_iter()
@@ -109,9 +109,9 @@ fn run() -> Result<(), String> {
                         .generated;
                 let total = nodes.fetch_add(size, Ordering::Relaxed) + size;
                 let k = searched.fetch_add(1, Ordering::Relaxed) + 1;
-                if k % 250 == 0 || k == open {
+                if k % 250 == 0 || k == subtrees {
                     eprintln!(
-                        "{k} of {open} subtrees at bound {bound}: {total} nodes, {:.0} s",
+                        "{k} of {subtrees} subtrees at bound {bound}: {total} nodes, {:.0} s",
                         began.elapsed().as_secs_f64()
                     );
                 }
@@ -124,7 +124,7 @@ fn run() -> Result<(), String> {
     println!(
         "{}: {} subtrees keyed by their nodes at bound {bound} ({} nodes, {:.0} s)",
         path.display(),
-        open,
+        subtrees,
         nodes.load(Ordering::Relaxed),
         began.elapsed().as_secs_f64()
     );
