@@ -13,6 +13,7 @@ mod references;
 use npuzzle::answer::{DataDir, Oracle};
 use npuzzle::heuristic::{Lookups, PatternHeuristic};
 use npuzzle::instance_set;
+use npuzzle::search::checkpoint::{fingerprint, Checkpoint};
 use npuzzle::search::prune::{MovePruner, LENGTH_BEFORE_12};
 use npuzzle::search::{self, Algorithm, Limits};
 use npuzzle::{Board, State};
@@ -70,6 +71,51 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
     assert!(
         compared >= 2,
         "fewer than two of the five are in the results file"
+    );
+}
+
+/// The committed checkpoints resume with this build: each names the fingerprint of the
+/// runner's heuristic (regular + reflected 6-6-6-6, seen from the instance's start), which a
+/// build hashing another name, or estimating differently, would not give; the runner would
+/// then refuse the checkpoint and start that instance's search again.
+#[test]
+#[ignore = "long tier: needs the 6-6-6-6 databases in NPUZZLE_DATA_DIR"]
+fn the_committed_checkpoints_are_of_this_builds_heuristic() {
+    let board = Board::new(5, 5).unwrap();
+    let goal = State::canonical_goal(board, 0);
+    let dir = std::env::var_os("NPUZZLE_DATA_DIR")
+        .expect("NPUZZLE_DATA_DIR must name a directory with the 5x5 6-6-6-6 databases");
+    let found = Oracle::new(DataDir::new(dir))
+        .pattern_databases(&goal)
+        .unwrap()
+        .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
+    let h = PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
+        .unwrap();
+    let lean = h.regular_reflected().expect("no dual lookup");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(format!("{root}/data/korf50_24-checkpoints")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "checkpoint") {
+            continue;
+        }
+        let c = Checkpoint::load(&path).unwrap().expect("a checkpoint");
+        assert_eq!(c.goal, goal, "{}", path.display());
+        assert_eq!(
+            c.heuristic,
+            fingerprint(&c.start, &lean),
+            "{}: written by another heuristic",
+            path.display()
+        );
+        seen += 1;
+    }
+    // The runner keeps a checkpoint for the instance it is on until all fifty are solved.
+    let set = references::instance_file("korf50_24.txt", board);
+    let solved = committed_results(&set, &goal).len();
+    assert!(
+        seen > 0 || solved == set.len(),
+        "no checkpoint committed, {solved} of {} solved",
+        set.len()
     );
 }
 

@@ -243,7 +243,10 @@ impl LinearConflict {
     }
 }
 
-super::scalar_heuristic!(LinearConflict);
+super::scalar_heuristic!(
+    LinearConflict,
+    "npuzzle::heuristic::linear_conflict::LinearConflict"
+);
 
 #[cfg(test)]
 mod tests {

@@ -68,4 +68,4 @@ impl Manhattan {
     }
 }
 
-super::scalar_heuristic!(Manhattan);
+super::scalar_heuristic!(Manhattan, "npuzzle::heuristic::manhattan::Manhattan");

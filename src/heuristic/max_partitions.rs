@@ -116,6 +116,10 @@ impl Heuristic for MaxPartitions<'_> {
         self.prefetch
     }
 
+    fn fingerprint_name(&self) -> &'static str {
+        "npuzzle::heuristic::max_partitions::MaxPartitions<'_>"
+    }
+
     fn goal(&self) -> &State {
         self.parts[0].goal()
     }

@@ -52,4 +52,4 @@ impl Misplaced {
     }
 }
 
-super::scalar_heuristic!(Misplaced);
+super::scalar_heuristic!(Misplaced, "npuzzle::heuristic::misplaced::Misplaced");

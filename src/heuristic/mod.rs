@@ -46,6 +46,18 @@ pub trait Heuristic {
     /// The goal the estimates are measured to.
     fn goal(&self) -> &State;
 
+    /// The name a checkpoint's [fingerprint](crate::search::checkpoint::fingerprint) hashes
+    /// for this kind of heuristic. It is part of every checkpoint written, so it must not
+    /// change from one build to the next: a changed name makes every stored checkpoint "of
+    /// another heuristic" (refused, its hours of search lost). The heuristics of this crate
+    /// name themselves with a fixed string (the module path and type name they had when
+    /// checkpoints were first written, so that those still resume). The default,
+    /// [`std::any::type_name`], suits a heuristic of another crate whose checkpoints need
+    /// not outlive a toolchain: Rust does not promise that name stable across compilers.
+    fn fingerprint_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
+
     /// The node and the estimate for the state whose cells are `cells` (on the goal's board).
     fn start(&self, cells: &[u8]) -> (Self::Node, u32);
 
@@ -147,14 +159,19 @@ pub enum Bounded<N> {
 }
 
 /// Implements [`Heuristic`] with the estimate as the node, for a type with inherent
-/// `goal_state`, `compute(cells)` and `update(cells, before, tile, from, to)`.
+/// `goal_state`, `compute(cells)` and `update(cells, before, tile, from, to)`; the literal is
+/// its fixed [`Heuristic::fingerprint_name`].
 macro_rules! scalar_heuristic {
-    ($ty:ty) => {
+    ($ty:ty, $fingerprint_name:literal) => {
         impl $crate::heuristic::Heuristic for $ty {
             type Node = u32;
 
             fn goal(&self) -> &$crate::state::State {
                 self.goal_state()
+            }
+
+            fn fingerprint_name(&self) -> &'static str {
+                $fingerprint_name
             }
 
             #[inline]
@@ -315,7 +332,7 @@ impl AnyHeuristic {
     }
 }
 
-scalar_heuristic!(AnyHeuristic);
+scalar_heuristic!(AnyHeuristic, "npuzzle::heuristic::AnyHeuristic");
 
 /// The goal cell of every tile of `goal` (index: tile number).
 fn goal_cells(goal: &State) -> [u8; MAX_CELLS] {

@@ -847,6 +847,10 @@ impl Heuristic for PatternHeuristic {
         self.prefetch
     }
 
+    fn fingerprint_name(&self) -> &'static str {
+        "npuzzle::heuristic::pattern::PatternHeuristic"
+    }
+
     fn goal(&self) -> &State {
         &self.goal
     }
@@ -973,6 +977,10 @@ impl Heuristic for RegularReflected<'_> {
     #[inline]
     fn prefetches(&self) -> bool {
         self.0.prefetch
+    }
+
+    fn fingerprint_name(&self) -> &'static str {
+        "npuzzle::heuristic::pattern::RegularReflected<'_>"
     }
 
     fn goal(&self) -> &State {

@@ -616,12 +616,14 @@ pub(crate) fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
     a.into_iter().chain(b).min()
 }
 
-/// A fingerprint of heuristic `h` seen from `start`: a CRC-32 of its type's name and of its
-/// estimates for every state within four moves of `start`. Two heuristics that disagree near
-/// the start (Manhattan distance against pattern databases, or two partitions) differ.
+/// A fingerprint of heuristic `h` seen from `start`: a CRC-32 of its
+/// [`fingerprint_name`](Heuristic::fingerprint_name) and of its estimates for every state
+/// within four moves of `start`. Two heuristics that disagree near the start (Manhattan
+/// distance against pattern databases, or two partitions) differ; the same heuristic gives the
+/// same fingerprint in every build, so that a checkpoint outlives the toolchain that wrote it.
 pub fn fingerprint<H: Heuristic>(start: &State, h: &H) -> u32 {
     let mut crc = crc32fast::Hasher::new();
-    crc.update(std::any::type_name::<H>().as_bytes());
+    crc.update(h.fingerprint_name().as_bytes());
     let mut level = vec![(*start, None::<Move>)];
     for _ in 0..=4 {
         let mut next = Vec::new();
@@ -921,6 +923,44 @@ mod tests {
         ));
         assert!(c.check(&c.start, &c.goal, 8, 100, p).is_err());
         assert!(c.check(&c.start, &c.goal, 7, 99, p).is_err());
+    }
+
+    /// Manhattan distance under another type's name: what a heuristic whose
+    /// [`std::any::type_name`] changed (a new compiler, a wrapper) looks like to a checkpoint.
+    struct Renamed(Manhattan);
+
+    impl Heuristic for Renamed {
+        type Node = u32;
+        fn goal(&self) -> &State {
+            self.0.goal()
+        }
+        fn fingerprint_name(&self) -> &'static str {
+            self.0.fingerprint_name()
+        }
+        fn start(&self, cells: &[u8]) -> (u32, u32) {
+            self.0.start(cells)
+        }
+        fn step(&self, node: &u32, cells: &[u8], tile: u8, from: usize, to: usize) -> (u32, u32) {
+            self.0.step(node, cells, tile, from, to)
+        }
+    }
+
+    #[test]
+    fn a_fingerprint_hashes_the_fixed_name_not_the_type_name() {
+        let goal: State = "123456780".parse().unwrap();
+        let start: State = "867254301".parse().unwrap();
+        let m = Manhattan::new(&goal);
+        assert_ne!(
+            std::any::type_name::<Renamed>(),
+            std::any::type_name::<Manhattan>()
+        );
+        assert_eq!(
+            fingerprint(&start, &Renamed(m.clone())),
+            fingerprint(&start, &m)
+        );
+        // Written into every checkpoint of this search since format 4: a build that changes it
+        // refuses the checkpoints of every build before it.
+        assert_eq!(fingerprint(&start, &m), 0x0954_39d8);
     }
 
     #[test]

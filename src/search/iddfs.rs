@@ -18,6 +18,10 @@ struct Blind {
 impl Heuristic for Blind {
     type Node = ();
 
+    fn fingerprint_name(&self) -> &'static str {
+        "npuzzle::search::iddfs::Blind"
+    }
+
     fn goal(&self) -> &State {
         &self.goal
     }
