@@ -26,15 +26,7 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
     let mut set = references::instance_file("korf50_24.txt", board);
     let finished = committed_results(&set, &goal);
     set.sort_by_key(|i| *i.extra.last().unwrap());
-    let dir = std::env::var_os("NPUZZLE_DATA_DIR")
-        .expect("NPUZZLE_DATA_DIR must name a directory with the 5x5 6-6-6-6 databases");
-    let oracle = Oracle::new(DataDir::new(dir));
-    let found = oracle
-        .pattern_databases(&goal)
-        .unwrap()
-        .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
-    let h = PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
-        .unwrap();
+    let h = runner_heuristic(&goal);
     let mut compared = 0;
     for instance in set.iter().take(5) {
         // As the runner searches: on the node without dual terms.
@@ -83,14 +75,7 @@ fn the_five_easiest_24_puzzles_match_the_committed_results() {
 fn the_committed_checkpoints_are_of_this_builds_heuristic() {
     let board = Board::new(5, 5).unwrap();
     let goal = State::canonical_goal(board, 0);
-    let dir = std::env::var_os("NPUZZLE_DATA_DIR")
-        .expect("NPUZZLE_DATA_DIR must name a directory with the 5x5 6-6-6-6 databases");
-    let found = Oracle::new(DataDir::new(dir))
-        .pattern_databases(&goal)
-        .unwrap()
-        .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
-    let h = PatternHeuristic::with_lookups(&goal, found.0.databases().to_vec(), Lookups::REFLECTED)
-        .unwrap();
+    let h = runner_heuristic(&goal);
     let lean = h.regular_reflected().expect("no dual lookup");
     let root = env!("CARGO_MANIFEST_DIR");
     let mut seen = 0;
@@ -117,6 +102,18 @@ fn the_committed_checkpoints_are_of_this_builds_heuristic() {
         "no checkpoint committed, {solved} of {} solved",
         set.len()
     );
+}
+
+/// The runner's heuristic before its node is narrowed (`regular_reflected`): regular + reflected
+/// lookups in the 6-6-6-6 databases of `goal` found in `NPUZZLE_DATA_DIR`.
+fn runner_heuristic(goal: &State) -> PatternHeuristic {
+    let dir = std::env::var_os("NPUZZLE_DATA_DIR")
+        .expect("NPUZZLE_DATA_DIR must name a directory with the 5x5 6-6-6-6 databases");
+    let found = Oracle::new(DataDir::new(dir))
+        .pattern_databases(goal)
+        .unwrap()
+        .expect("the 6-6-6-6 databases of Korf's goal (npuzzle build --pdb 5x5:6-6-6-6)");
+    PatternHeuristic::with_lookups(goal, found.0.databases().to_vec(), Lookups::REFLECTED).unwrap()
 }
 
 /// The runner's committed results; `parse_results` replays every line's path to the goal and
