@@ -12,7 +12,7 @@
 #   tools/korf50_runner.sh stop     stop the runner cleanly (SIGTERM): it writes each
 #                                   checkpoint with the work inside the subtrees in progress,
 #                                   which a kill loses (up to hours of a 24-puzzle's last
-#                                   iteration); then `save`
+#                                   iteration); run `save` after it
 #   tools/korf50_runner.sh status   where the instances left stand (reads only)
 #   tools/korf50_runner.sh save     bring the run's new results and checkpoints back into data/,
 #                                   to be committed
@@ -47,13 +47,36 @@ goal=$(seq -s ' ' 0 24)
 # The ids of a results file, one a line.
 ids_of() { awk '!/^#/ && NF {print $1}' "$1" 2>/dev/null || true; }
 
-# Appends to results file $2 the lines of $1 whose id $2 lacks.
+# The whole lines of results file $1: its five tab-separated fields, ended by an end of line
+# (a last line without one was cut short by a kill or a full disk, and holds no answer).
+whole_results() {
+  [ -f "$1" ] || return 0
+  if [ -n "$(tail -c1 "$1")" ]; then sed '$d' "$1"; else cat "$1"; fi |
+    awk -F'\t' '!/^#/ && NF == 5'
+}
+
+# Makes results file $1 end with an end of line, so that a line appended starts clean: a last
+# line cut short (fewer than five fields) is removed, one with all five (written by hand) is
+# ended; a complete-looking line cut inside its moves is left for the runner's replay to refuse.
+end_cleanly() {
+  if [ -s "$1" ] && [ -n "$(tail -c1 "$1")" ]; then
+    if tail -n1 "$1" | awk -F'\t' '{exit !(NF == 5)}'; then
+      echo >>"$1"
+    else
+      echo "results: a cut last line removed from $1: $(tail -n1 "$1")"
+      sed -i '$d' "$1"
+    fi
+  fi
+}
+
+# Appends to results file $2 the whole lines of $1 whose id $2 lacks.
 merge_results() {
   local id
   touch "$2"
-  for id in $(ids_of "$1"); do
-    if ! ids_of "$2" | grep -qx "$id"; then
-      awk -v id="$id" '!/^#/ && $1 == id' "$1" >>"$2"
+  end_cleanly "$2"
+  for id in $(whole_results "$1" | cut -f1); do
+    if ! whole_results "$2" | cut -f1 | grep -qxF "$id"; then
+      whole_results "$1" | awk -F'\t' -v id="$id" '$1 == id' >>"$2"
       echo "results: #$id from $1"
     fi
   done
@@ -67,7 +90,10 @@ take_checkpoint() {
   here=$(cat "$(dirname "$1")/$id.seconds" 2>/dev/null || echo 0)
   there=$(cat "$2/$id.seconds" 2>/dev/null || echo -1)
   if awk -v a="$here" -v b="$there" 'BEGIN {exit !(a > b)}'; then
-    cp "$1" "$(dirname "$1")/$id.seconds" "$2/"
+    # A checkpoint without its seconds (killed within a tenth of a second of its first write,
+    # or written by `npuzzle solve --checkpoint`) counts none.
+    cp "$1" "$2/"
+    echo "$here" >"$2/$id.seconds"
     chmod 644 "$2/$id.checkpoint" "$2/$id.seconds"
     echo "checkpoint: #$id ($here s counted) into $2"
   fi
@@ -113,7 +139,9 @@ start)
   stop_after=()
   if [ -n "${KORF50_STOP_AFTER:-}" ]; then
     # One SIGTERM after that long (the clean stop), a kill two minutes later if need be.
-    stop_after=(timeout -s TERM -k 120 "$KORF50_STOP_AFTER")
+    # --foreground: the signal goes to the runner alone, once (without it GNU timeout also
+    # signals its process group, and a second SIGTERM ends the runner without its checkpoint).
+    stop_after=(timeout --foreground -s TERM -k 120 "$KORF50_STOP_AFTER")
   fi
   nohup "${stop_after[@]}" nice -n 19 ./solve_set "${solve_set_options[@]}" \
     --results korf50_24-results.txt --checkpoint-dir "$run/checkpoints" >>runner.log 2>&1 &
