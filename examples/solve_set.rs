@@ -44,7 +44,9 @@
 //! regular,reflected` and `--search idastar`). The pattern
 //! databases come from `--data-dir` (the strongest there, as the answer layer picks them;
 //! 6-6-6-6 and 7-8 must be built first with `npuzzle build --pdb`). Exit status 1 if an
-//! instance failed (a length other than the published one), 2 for bad arguments or files.
+//! instance failed (a length other than the published one, or a checkpoint that could not be
+//! read or written: the command line's `npuzzle solve-set` exits 2 for that), 2 for bad
+//! arguments, instance or results files.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;

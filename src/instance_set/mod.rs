@@ -786,7 +786,10 @@ fn append(mut file: &std::fs::File, finished: &Finished, path: &Path) -> Result<
     let before = file.metadata().map(|m| m.len());
     let written = file
         .write_all(format!("{finished}\n").as_bytes())
-        .and_then(|()| file.flush());
+        .and_then(|()| file.flush())
+        // On the disk before the run goes on: the search removed the instance's checkpoint
+        // when it found the path, so this line is now its only copy.
+        .and_then(|()| file.sync_data());
     if let Err(e) = written {
         if let Ok(len) = before {
             let _ = file.set_len(len);

@@ -76,7 +76,9 @@ fn is_question_of(checkpoint: &Checkpoint, start: &State, goal: &State) -> bool 
 ///
 /// # Errors
 /// The checkpoint cannot be read, is damaged, or is of another start or goal (the instance
-/// file or `--goal` changed): the run would refuse it too.
+/// file or `--goal` changed): the run would refuse it too. The report has no heuristic, so a
+/// checkpoint of another heuristic (other databases or lookups) passes here and is refused
+/// by the run.
 pub fn in_progress(
     dir: &Path,
     instance: &Instance,
