@@ -290,9 +290,9 @@ impl Limits {
     /// or a stop request ends the search (then with the work inside the subtrees in progress),
     /// and resuming from it when it exists (see [`checkpoint`]). A kill between two writes
     /// loses the work since the last one: in a long last iteration taken largest first, up to
-    /// a whole subtree's hours, so stop a long search with its stop flag, not a kill. The search runs on
-    /// the parallel driver even with one thread. A path that lives as long as the search (a
-    /// command line's argument, leaked once) keeps `Limits` `Copy`.
+    /// a whole subtree's hours, so stop a long search with its stop flag, not a kill. The
+    /// search runs on the parallel driver even with one thread. A path that lives as long as
+    /// the search (a command line's argument, leaked once) keeps `Limits` `Copy`.
     pub const fn checkpoint(mut self, file: &'static std::path::Path) -> Limits {
         self.checkpoint = Some(file);
         self
