@@ -266,8 +266,10 @@ fn run() -> Result<ExitCode, String> {
             .as_deref()
             .map(|dir| instance_set::RunClock::start(dir, &instance.id));
         if let Some(clock) = &clock {
+            // Removed by `instance_set::run` once the results line is written.
             limits = limits
                 .checkpoint(clock.checkpoint())
+                .keep_solved_checkpoint(true)
                 .observe(&stop_requested);
         }
         let mut result = if dual {
@@ -296,6 +298,7 @@ fn run() -> Result<ExitCode, String> {
         only.as_deref(),
         &goal,
         &results,
+        checkpoints.as_deref(),
         solve,
         |_, outcome| match outcome {
             Ok(finished) => println!("{}", finished.progress_line()),

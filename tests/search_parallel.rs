@@ -373,3 +373,41 @@ fn a_partial_subtree_outside_its_subtree_is_refused() {
         refused.outcome
     );
 }
+
+/// A search that finds its path removes its checkpoint (nothing is left to resume), unless
+/// the caller keeps it to remove once the answer is stored (`keep_solved_checkpoint`, what
+/// `instance_set::run` relies on): then the kept checkpoint resumes to the same length.
+#[test]
+fn a_solved_search_removes_its_checkpoint_unless_told_to_keep_it() {
+    let (start, goal, optimal) = korf(3).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| -> &'static std::path::Path {
+        Box::leak(dir.path().join(name).into_boxed_path())
+    };
+    let limits = Limits::default().threads(2);
+    let removed = file("removed");
+    let result = parallel_idastar(&start, &h, limits.checkpoint(removed));
+    assert_exact(&result, &start, &goal, optimal, "checkpointed");
+    assert!(!removed.exists(), "the checkpoint of a solved search stays");
+    let kept = file("kept");
+    let result = parallel_idastar(
+        &start,
+        &h,
+        limits.checkpoint(kept).keep_solved_checkpoint(true),
+    );
+    assert_exact(&result, &start, &goal, optimal, "kept");
+    let saved = Checkpoint::load(kept)
+        .unwrap()
+        .expect("the kept checkpoint");
+    assert!(saved.bound <= optimal as u32, "bound {}", saved.bound);
+    let again = parallel_idastar(&start, &h, limits.checkpoint(kept));
+    assert_exact(
+        &again,
+        &start,
+        &goal,
+        optimal,
+        "resumed from the kept checkpoint",
+    );
+    assert!(!kept.exists());
+}

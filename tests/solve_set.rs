@@ -3,7 +3,8 @@
 //! with a wrong published length is reported and not appended; a restart skips the finished
 //! lines and searches only the rest; a run over a subset (`only`) shares the results file;
 //! a tampered results line is refused, naming its line, and a last line cut short by a kill
-//! is removed and its instance solved again.
+//! is removed and its instance solved again; with a checkpoint directory, a solved instance's
+//! checkpoint is removed only once its line is written.
 
 use std::cell::Cell;
 
@@ -56,7 +57,7 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     let observe = |instance: &instance_set::Instance, outcome: &Result<_, SetError>| {
         seen.push((instance.id.clone(), outcome.clone()));
     };
-    let first = instance_set::run(&set, None, &goal, &results, solve, observe).unwrap();
+    let first = instance_set::run(&set, None, &goal, &results, None, solve, observe).unwrap();
     assert_eq!((first.skipped, first.solved.len()), (0, 5));
     assert_eq!(first.failed.len(), 1);
     assert!(
@@ -102,8 +103,9 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     assert_eq!(searched.get(), 6);
 
     // The same run, its outcomes not shown.
-    let quiet =
-        |only: Option<&[String]>| instance_set::run(&set, only, &goal, &results, solve, |_, _| {});
+    let quiet = |only: Option<&[String]>| {
+        instance_set::run(&set, only, &goal, &results, None, solve, |_, _| {})
+    };
     // A restart searches only the unfinished instance (which fails again).
     let again = quiet(None).unwrap();
     assert_eq!(
@@ -194,7 +196,7 @@ fn a_solver_refusing_one_instance_leaves_the_others_solved() {
         ))
     };
     let mut errors = Vec::new();
-    let summary = instance_set::run(&set, None, &goal, &results, solve, |_, outcome| {
+    let summary = instance_set::run(&set, None, &goal, &results, None, solve, |_, outcome| {
         errors.extend(outcome.clone().err());
     })
     .unwrap();
@@ -325,7 +327,7 @@ fn an_instance_another_run_finished_meanwhile_is_skipped() {
             Limits::default(),
         ))
     };
-    let summary = instance_set::run(&set, None, &goal, &results, solve, |_, _| {}).unwrap();
+    let summary = instance_set::run(&set, None, &goal, &results, None, solve, |_, _| {}).unwrap();
     assert_eq!(*searched.borrow(), ["a", "c"]);
     assert_eq!((summary.skipped, summary.solved.len()), (1, 2));
     let text = std::fs::read_to_string(&results).unwrap();
@@ -360,8 +362,9 @@ fn a_cut_last_line_is_removed_and_its_instance_solved_again() {
     };
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results.txt");
-    let run =
-        |only: Option<&[String]>| instance_set::run(&set, only, &goal, &results, solve, |_, _| {});
+    let run = |only: Option<&[String]>| {
+        instance_set::run(&set, only, &goal, &results, None, solve, |_, _| {})
+    };
 
     std::fs::write(&results, "a\t1\t3\t0.5\tR\nb\t2\t9\t0.").unwrap();
     let read = instance_set::read_results(&results, &set, &goal).unwrap();
@@ -398,4 +401,72 @@ fn a_cut_last_line_is_removed_and_its_instance_solved_again() {
         "{error:?}"
     );
     assert_eq!(std::fs::read_to_string(&results).unwrap(), bad);
+}
+
+/// With a checkpoint directory, `run` removes a solved instance's checkpoint and seconds once
+/// its line is in the results file (the solver kept them: a kill before the line is written
+/// must not lose the search), and leaves an unsolved instance's for the next run.
+#[test]
+fn a_solved_instances_checkpoint_is_removed_after_its_line_is_written() {
+    let board = Board::THREE_BY_THREE;
+    let goal = State::goal(board);
+    let text = "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\n";
+    let set = instance_set::parse_instances(text, board).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    let checkpoints = dir.path().join("checkpoints");
+    std::fs::create_dir(&checkpoints).unwrap();
+    let files = |id: &str| {
+        [
+            checkpoints.join(format!("{id}.checkpoint")),
+            checkpoints.join(format!("{id}.seconds")),
+        ]
+    };
+    let h = LinearConflict::new(&goal);
+    let solve = |instance: &instance_set::Instance| {
+        // What a solver that keeps its checkpoint leaves behind (the contents do not matter
+        // here), seen still there when the line is not yet written.
+        for file in files(&instance.id) {
+            std::fs::write(file, "kept\n").unwrap();
+        }
+        if instance.id == "b" {
+            return Err("stopped before its path".to_string());
+        }
+        Ok(search::run_with(
+            Algorithm::IdaStar,
+            &h,
+            &instance.start,
+            Limits::default(),
+        ))
+    };
+    let mut seen = Vec::new();
+    let summary = instance_set::run(
+        &set,
+        None,
+        &goal,
+        &results,
+        Some(&checkpoints),
+        solve,
+        |instance, outcome| {
+            let lines = std::fs::read_to_string(&results).unwrap();
+            let left = files(&instance.id).iter().filter(|f| f.exists()).count();
+            seen.push((
+                instance.id.clone(),
+                outcome.is_ok(),
+                lines.lines().count(),
+                left,
+            ));
+        },
+    )
+    .unwrap();
+    assert_eq!((summary.solved.len(), summary.failed.len()), (1, 1));
+    // a: its line written, then its files removed; b: not solved, its files kept.
+    assert_eq!(
+        seen,
+        [
+            ("a".to_string(), true, 1, 0),
+            ("b".to_string(), false, 1, 2)
+        ]
+    );
+    assert!(files("b").iter().all(|f| f.exists()));
 }

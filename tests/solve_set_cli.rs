@@ -4,7 +4,7 @@
 //! library's table; a tampered line, a missing board and an unreadable file exit 2 with one
 //! line; an unsolvable instance exits 1 and is not appended; a checkpoint directory resumes an
 //! instance that gave up and counts the seconds of every run, and a killed one those up to
-//! its last checkpoint, and `--report` shows where it stands; `-f json` gives the same as records; endless and empty files, empty
+//! its last checkpoint (an answer of A* none of a stale checkpoint's), and `--report` shows where it stands; `-f json` gives the same as records; endless and empty files, empty
 //! ids, a line that cannot be written (quoted in the error, its remains removed by the next
 //! run) and output that fails are each handled without losing an answer.
 
@@ -1089,4 +1089,48 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
         saved.partial.len(),
         "{json}"
     );
+}
+
+/// A checkpoint directory holding an IDA* checkpoint of an instance then solved by a search
+/// that keeps none (A*): the earlier runs' seconds are not added to its line (they were
+/// another search's), and once the line is written the stale files are gone.
+#[test]
+fn an_answer_without_a_checkpoint_does_not_count_a_stale_ones_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, "h 8 6 7 2 5 4 3 0 1 31\n").unwrap();
+    let results = dir.path().join("results.txt");
+    let checkpoints = dir.path().join("checkpoints");
+    let args = |algorithm: &'static str| {
+        vec![
+            file.to_str().unwrap().to_string(),
+            "--board".into(),
+            "3x3".into(),
+            "--results".into(),
+            results.to_str().unwrap().into(),
+            "--checkpoint-dir".into(),
+            checkpoints.to_str().unwrap().into(),
+            "--algorithm".into(),
+            algorithm.into(),
+            "--heuristic".into(),
+            "manhattan".into(),
+        ]
+    };
+    let mut limited = args("idastar");
+    limited.extend(["--limit".into(), "20000".into()]);
+    let limited: Vec<&str> = limited.iter().map(String::as_str).collect();
+    assert_eq!(solve_set(dir.path(), &limited).code(), Some(1));
+    assert!(checkpoints.join("h.checkpoint").is_file());
+    std::fs::write(checkpoints.join("h.seconds"), "500.000\n").unwrap();
+    let astar = args("astar");
+    let astar: Vec<&str> = astar.iter().map(String::as_str).collect();
+    let solved = solve_set(dir.path(), &astar);
+    assert_eq!(solved.code(), Some(0), "{}", solved.stderr());
+    let line = std::fs::read_to_string(&results).unwrap();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields[..2], ["h", "31"]);
+    let seconds: f64 = fields[3].parse().unwrap();
+    assert!(seconds < 100.0, "{line}");
+    let left: Vec<_> = std::fs::read_dir(&checkpoints).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

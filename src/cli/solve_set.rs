@@ -74,8 +74,16 @@ pub fn run(args: &SolveSetArgs, context: &mut Context) -> CommandResult {
             args.results.display()
         );
     }
-    let summary = instance_set::run(&set, only.as_deref(), &goal, &args.results, solve, observe)
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    let summary = instance_set::run(
+        &set,
+        only.as_deref(),
+        &goal,
+        &args.results,
+        args.checkpoint_dir.as_deref(),
+        solve,
+        observe,
+    )
+    .map_err(|e| Failure::usage(e.to_string()))?;
     stderr_line!(
         "npuzzle: {} finished before, {} solved now, {} failed{}",
         summary.skipped,

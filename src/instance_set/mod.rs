@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::answer::{AnswerError, How, NoAnswer, Oracle};
+use crate::answer::{AnswerError, How, Method, NoAnswer, Oracle};
 use crate::board::{Board, Move};
 use crate::guarantee::Guarantee;
 use crate::metric::Metric;
@@ -631,9 +631,13 @@ pub struct Summary {
 /// An instance that fails (a search that gives up, a length other than the published one) is
 /// reported in the summary, not appended, and the run goes on, except after a search asked
 /// to stop by its observer ([`Limit::Stopped`]: a signal, for the command line), which ends
-/// the run ([`Summary::stopped`]). `observe` sees each instance
-/// searched as it ends, with its outcome, solved or failed (instances finished before are not searched and not
-/// shown): the caller prints it, as text or as data.
+/// the run ([`Summary::stopped`]). With `checkpoint_dir`, an instance's checkpoint and seconds
+/// there (`ID.checkpoint`, `ID.seconds`, [`RunClock`]) are removed once its line is on the
+/// disk, not before: a solver that keeps its checkpoint when it finds the path
+/// ([`Limits::keep_solved_checkpoint`], as [`oracle_solver`]'s does) loses no search to a kill
+/// in between, and one whose line cannot be written keeps it for the next run. `observe` sees
+/// each instance searched as it ends, with its outcome, solved or failed (instances finished
+/// before are not searched and not shown): the caller prints it, as text or as data.
 ///
 /// `set` is the whole instance file even when `only` names a few: the results file is checked
 /// against all of it, so one results file serves runs over different subsets.
@@ -642,11 +646,14 @@ pub struct Summary {
 /// [`SetError::UnknownId`] for an id in `only` that `set` lacks (before anything is searched);
 /// a results file that cannot be read, fails its check ([`parse_results`]) or cannot be
 /// appended to.
+///
+/// [`Limits::keep_solved_checkpoint`]: crate::search::Limits::keep_solved_checkpoint
 pub fn run(
     set: &[Instance],
     only: Option<&[String]>,
     goal: &State,
     results: &Path,
+    checkpoint_dir: Option<&Path>,
     mut solve: impl FnMut(&Instance) -> Result<SearchResult, String>,
     mut observe: impl FnMut(&Instance, &Result<Finished, SetError>),
 ) -> Result<Summary, SetError> {
@@ -722,6 +729,9 @@ pub fn run(
         let outcome = checked(instance, &result, goal);
         if let Ok(finished) = &outcome {
             append(&file, finished, results)?;
+            if let Some(dir) = checkpoint_dir {
+                remove_checkpoint(dir, &instance.id);
+            }
         }
         observe(instance, &outcome);
         match outcome {
@@ -787,8 +797,8 @@ fn append(mut file: &std::fs::File, finished: &Finished, path: &Path) -> Result<
     let written = file
         .write_all(format!("{finished}\n").as_bytes())
         .and_then(|()| file.flush())
-        // On the disk before the run goes on: the search removed the instance's checkpoint
-        // when it found the path, so this line is now its only copy.
+        // On the disk before the instance's checkpoint is removed (`run`, next): this line
+        // is then the search's only copy.
         .and_then(|()| file.sync_data());
     if let Err(e) = written {
         if let Ok(len) = before {
@@ -848,12 +858,35 @@ pub fn oracle_solver<'a>(
         let mut how = how;
         let clock = checkpoint_dir.map(|dir| RunClock::start(dir, &instance.id));
         if let Some(clock) = &clock {
-            how.limits = how.limits.checkpoint(clock.checkpoint());
+            // Removed by `run` once the line is written, not by the search.
+            how.limits = how
+                .limits
+                .checkpoint(clock.checkpoint())
+                .keep_solved_checkpoint(true);
         }
         let began = Instant::now();
         let answer = oracle.solve(&instance.start, goal, how);
         let solved = matches!(&answer, Ok(a) if a.value.is_ok());
-        let elapsed = clock.map_or_else(|| began.elapsed(), |clock| clock.stop(solved));
+        // Only IDA* keeps a checkpoint: an answer of A* or a table is this run's time alone,
+        // and leaves another search's checkpoint and seconds as they were.
+        let checkpointed = match &answer {
+            Ok(a) => matches!(
+                a.method,
+                Method::Search {
+                    algorithm: Algorithm::IdaStar,
+                    ..
+                }
+            ),
+            Err(_) => true,
+        };
+        let elapsed = match clock {
+            Some(clock) if checkpointed => clock.stop(solved),
+            Some(clock) => {
+                clock.abandon();
+                began.elapsed()
+            }
+            None => began.elapsed(),
+        };
         let answer = match answer {
             Ok(answer) => answer,
             // A checkpoint that cannot be read or written: the run's files, not the search.
@@ -954,18 +987,38 @@ impl RunClock {
 
     /// The instance's whole time, this run's and the earlier ones'. The seconds file is
     /// brought up to date for the next run while the checkpoint it counts for is there, and
-    /// removed once the instance is `solved` or has no checkpoint left (nothing to resume).
+    /// removed once there is no checkpoint left (nothing to resume). A `solved` instance whose
+    /// checkpoint was kept ([`Limits::keep_solved_checkpoint`]) keeps the seconds of that
+    /// checkpoint, for a run that must find the path again from it; [`run`] removes both once
+    /// the results line is written.
+    ///
+    /// [`Limits::keep_solved_checkpoint`]: crate::search::Limits::keep_solved_checkpoint
     pub fn stop(self, solved: bool) -> Duration {
         let total = self.before.saturating_add(self.began.elapsed());
         let _ = self.stop.send(());
         let _ = self.writer.join();
-        if solved || !self.checkpoint.exists() {
+        if !self.checkpoint.exists() {
             let _ = std::fs::remove_file(&self.seconds);
-        } else {
+        } else if !solved {
             save_seconds(&self.seconds, total);
         }
         total
     }
+
+    /// Stops the clock without counting this run: for an answer that kept no checkpoint (A*,
+    /// a table), where the files, if any, are another search's and stay as they were.
+    pub fn abandon(self) {
+        let _ = self.stop.send(());
+        let _ = self.writer.join();
+    }
+}
+
+/// Removes instance `id`'s checkpoint and seconds from the checkpoint directory `dir` (see
+/// [`RunClock`]), if they are there: once its answer is stored, nothing is left to resume.
+pub fn remove_checkpoint(dir: &Path, id: &str) {
+    let (checkpoint, seconds) = checkpoint_files(dir, id);
+    let _ = std::fs::remove_file(checkpoint);
+    let _ = std::fs::remove_file(seconds);
 }
 
 /// Instance `id`'s files in the checkpoint directory `dir`: `ID.checkpoint` and `ID.seconds`.

@@ -79,6 +79,9 @@ pub struct Limits {
     pub deterministic: bool,
     /// Where a parallel IDA* keeps its checkpoint ([`Limits::checkpoint`]).
     pub checkpoint: Option<&'static std::path::Path>,
+    /// Leave the checkpoint in its file when the search finds a path
+    /// ([`Limits::keep_solved_checkpoint`]).
+    pub keep_solved_checkpoint: bool,
     /// The order in which a parallel IDA* takes each iteration's subtrees
     /// ([`Limits::order`]).
     pub order: SubtreeOrder,
@@ -137,6 +140,7 @@ impl PartialEq for Limits {
             && self.threads == other.threads
             && self.deterministic == other.deterministic
             && self.checkpoint == other.checkpoint
+            && self.keep_solved_checkpoint == other.keep_solved_checkpoint
             && self.order == other.order
             && match (self.observer, other.observer) {
                 (None, None) => true,
@@ -159,6 +163,7 @@ impl fmt::Debug for Limits {
             .field("threads", &self.threads)
             .field("deterministic", &self.deterministic)
             .field("checkpoint", &self.checkpoint)
+            .field("keep_solved_checkpoint", &self.keep_solved_checkpoint)
             .field("order", &self.order)
             .finish()
     }
@@ -200,6 +205,7 @@ impl Limits {
         threads: 0,
         deterministic: false,
         checkpoint: None,
+        keep_solved_checkpoint: false,
         order: SubtreeOrder::Sequential,
     };
 
@@ -295,6 +301,16 @@ impl Limits {
     /// the search (a command line's argument, leaked once) keeps `Limits` `Copy`.
     pub const fn checkpoint(mut self, file: &'static std::path::Path) -> Limits {
         self.checkpoint = Some(file);
+        self
+    }
+
+    /// These limits with the checkpoint left in its file when the search finds a path (by
+    /// default it is removed then: there is nothing left to resume). For a caller that stores
+    /// the answer somewhere that outlives the process: it removes the checkpoint once the
+    /// answer is safe, so a kill in between loses no more than the time to find the path
+    /// again from the checkpoint ([`instance_set::run`](crate::instance_set::run) does this).
+    pub const fn keep_solved_checkpoint(mut self, keep: bool) -> Limits {
+        self.keep_solved_checkpoint = keep;
         self
     }
 }

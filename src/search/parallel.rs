@@ -414,7 +414,9 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         // before it finished (a limit may have stopped one that holds an earlier path).
         if let Some((index, solution)) = found.into_iter().min_by_key(|(index, _)| *index) {
             if !limits.deterministic || (0..index).all(|i| checkpoint.is_done(i)) {
-                if let Some(path) = limits.checkpoint {
+                // Nothing left to resume, unless the caller removes it once the path is
+                // stored ([`Limits::keep_solved_checkpoint`]).
+                if let (Some(path), false) = (limits.checkpoint, limits.keep_solved_checkpoint) {
                     let _ = std::fs::remove_file(path);
                 }
                 return finish(Outcome::Solved(solution), &checkpoint, extra);
