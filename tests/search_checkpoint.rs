@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::TestCommand;
 #[cfg(unix)]
-use common::{terminate_at_bound, KORF_49};
+use common::{terminate_inside_subtrees, KORF_49};
 use npuzzle::search::checkpoint::Checkpoint;
 
 /// Korf's instance 1 (57 moves): seconds with Manhattan distance on two threads, so a
@@ -119,9 +119,12 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
 fn a_terminated_solve_keeps_the_work_inside_its_subtrees() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("korf49.checkpoint");
-    let mut command = solve(&file, KORF_49);
-    command.env("NPUZZLE_CHECKPOINT_SECONDS", "2");
-    let stopped = terminate_at_bound(command.spawn(), &file, 57);
+    let spawn = || {
+        let mut command = solve(&file, KORF_49);
+        command.env("NPUZZLE_CHECKPOINT_SECONDS", "2");
+        command.spawn()
+    };
+    let stopped = terminate_inside_subtrees(spawn, &file, 57);
     let stderr = String::from_utf8_lossy(&stopped.stderr);
     assert_eq!(stopped.status.code(), Some(1), "{stderr}");
     assert!(

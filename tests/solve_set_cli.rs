@@ -1025,20 +1025,22 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
     let checkpoints = dir.path().join("checkpoints");
     let results = dir.path().join("r.txt");
     let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
-    let child = TestCommand::new()
-        .args([
-            "solve-set",
-            file.to_str().unwrap(),
-            "--goal",
-            &goal.join(","),
-        ])
-        .args(["--results", results.to_str().unwrap()])
-        .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
-        .args(["--algorithm", "idastar", "--heuristic", "manhattan"])
-        .args(["--threads", "2"])
-        .data_dir(dir.path())
-        .spawn();
-    let stopped = common::terminate_at_bound(child, &checkpoints.join("49.checkpoint"), 57);
+    let spawn = || {
+        TestCommand::new()
+            .args([
+                "solve-set",
+                file.to_str().unwrap(),
+                "--goal",
+                &goal.join(","),
+            ])
+            .args(["--results", results.to_str().unwrap()])
+            .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+            .args(["--algorithm", "idastar", "--heuristic", "manhattan"])
+            .args(["--threads", "2"])
+            .data_dir(dir.path())
+            .spawn()
+    };
+    let stopped = common::terminate_inside_subtrees(spawn, &checkpoints.join("49.checkpoint"), 57);
     let stderr = String::from_utf8_lossy(&stopped.stderr);
     assert_eq!(stopped.status.code(), Some(1), "{stderr}");
     assert!(

@@ -338,3 +338,24 @@ pub fn terminate_at_bound(
     assert!(sent.success());
     child.wait_with_output().unwrap()
 }
+
+/// [`terminate_at_bound`] on the search `spawn` starts, again (resuming from the checkpoint
+/// `file`) until the stop finds a thread inside a subtree, at most five times; returns the
+/// output of the last run. A stop that comes while every thread is between two subtrees
+/// (now and then on a loaded machine, where the last iterations hold many small subtrees)
+/// keeps no partial subtree, rightly; tests of the partial ones need one that does.
+#[cfg(unix)]
+pub fn terminate_inside_subtrees(
+    spawn: impl Fn() -> std::process::Child,
+    file: &Path,
+    bound: u32,
+) -> std::process::Output {
+    for _ in 0..5 {
+        let stopped = terminate_at_bound(spawn(), file, bound);
+        let saved = npuzzle::search::checkpoint::Checkpoint::load(file);
+        if saved.is_ok_and(|c| c.is_some_and(|c| !c.partial.is_empty())) {
+            return stopped;
+        }
+    }
+    panic!("five stops at bound {bound} or later, none inside a subtree");
+}
