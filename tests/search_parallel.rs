@@ -411,3 +411,41 @@ fn a_solved_search_removes_its_checkpoint_unless_told_to_keep_it() {
     );
     assert!(!kept.exists());
 }
+
+/// A checkpoint names the split its subtree numbers refer to: one whose split CRC is another
+/// split's (a build that splits the bound otherwise, with as many subtrees) is refused, not
+/// resumed, since its finished subtrees would be other ones; one without the CRC (written
+/// before version 5) resumes by its subtree count, as before, to the same answer.
+#[test]
+fn a_checkpoint_of_another_split_is_refused() {
+    let (start, goal, optimal) = korf(2).pop().unwrap();
+    let h = Manhattan::new(&goal);
+    let dir = tempfile::tempdir().unwrap();
+    let path: &'static std::path::Path = Box::leak(dir.path().join("c").into_boxed_path());
+    let limits = Limits::default().threads(2).checkpoint(path);
+    let whole = parallel_idastar(&start, &h, Limits::default().threads(2));
+    let stopped = parallel_idastar(&start, &h, limits.nodes(whole.expanded / 2));
+    assert_eq!(stopped.gave_up(), Some(Limit::Nodes));
+    let saved = Checkpoint::load(path).unwrap().expect("a checkpoint");
+    let crc = saved.prefixes.expect("the split's CRC");
+    Checkpoint {
+        prefixes: Some(crc ^ 1),
+        ..saved.clone()
+    }
+    .save(path)
+    .unwrap();
+    let refused = parallel_idastar(&start, &h, limits);
+    assert!(
+        matches!(&refused.outcome, Outcome::Refused(e) if e.to_string().contains("do not match the split")),
+        "{:?}",
+        refused.outcome
+    );
+    Checkpoint {
+        prefixes: None,
+        ..saved
+    }
+    .save(path)
+    .unwrap();
+    let resumed = parallel_idastar(&start, &h, limits);
+    assert_exact(&resumed, &start, &goal, optimal, "resumed without the CRC");
+}

@@ -8,7 +8,8 @@
 //! start, the goal and a fingerprint of the heuristic, and ends with a CRC-32 of everything
 //! before it: a checkpoint that is damaged, or belongs to another question or heuristic, is
 //! refused ([`CheckpointError`]), never trusted, since trusting it could skip a subtree that
-//! holds the shortest path.
+//! holds the shortest path. For the same reason it names the split its subtree numbers refer
+//! to ([`Checkpoint::prefixes`]): a build that splits the bound otherwise refuses it.
 //!
 //! ```
 //! use npuzzle::search::checkpoint::Checkpoint;
@@ -35,8 +36,11 @@ use crate::state::State;
 /// The first line of every checkpoint, with the format's version: 2 adds the lines
 /// `previous` and `sizes` ([`Checkpoint::previous`], [`Checkpoint::sizes`]); 3 the line
 /// `partial N` and its N lines ([`Checkpoint::partial`]); 4 the line `automaton N`
-/// ([`Checkpoint::automaton`]).
-const MAGIC: &str = "npuzzle-checkpoint 4";
+/// ([`Checkpoint::automaton`]); 5 the line `prefixes CRC` ([`Checkpoint::prefixes`]).
+const MAGIC: &str = "npuzzle-checkpoint 5";
+
+/// Version 4's first line: read as a checkpoint without [`Checkpoint::prefixes`].
+const MAGIC_4: &str = "npuzzle-checkpoint 4";
 
 /// Version 3's first line: read as a checkpoint of the automaton of
 /// [`LENGTH_BEFORE_12`] moves.
@@ -105,6 +109,10 @@ pub struct Checkpoint {
     pub bound: u32,
     /// How many subtrees the split gave (known once the iteration has begun; 0 before).
     pub subtrees: usize,
+    /// The split's subtrees, as [`split_crc`] of their moves from the start: the subtrees
+    /// that [`done`](Checkpoint::done) numbers. `None` before the iteration's split, and in a
+    /// checkpoint of versions 1 to 4, which named the split by its number of subtrees alone.
+    pub prefixes: Option<u32>,
     /// The finished subtrees, one bit each.
     pub done: Vec<u64>,
     /// The smallest `g + h` beyond the bound seen by the split and the finished subtrees.
@@ -172,6 +180,7 @@ impl Checkpoint {
             automaton: MAX_LENGTH,
             bound,
             subtrees: 0,
+            prefixes: None,
             done: Vec::new(),
             next: None,
             expanded: 0,
@@ -298,7 +307,7 @@ impl Checkpoint {
     pub fn to_text(&self) -> String {
         let done: String = self.done.iter().map(|w| format!("{w:016x}")).collect();
         let body = format!(
-            "{MAGIC}\nstart {}\ngoal {}\nheuristic {:08x}\nsplit {}\nautomaton {}\nbound {}\nsubtrees {}\nnext {}\nexpanded {}\ngenerated {}\ndone {}\nprevious {}\nsizes {}\n",
+            "{MAGIC}\nstart {}\ngoal {}\nheuristic {:08x}\nsplit {}\nautomaton {}\nbound {}\nsubtrees {}\nprefixes {}\nnext {}\nexpanded {}\ngenerated {}\ndone {}\nprevious {}\nsizes {}\n",
             self.start,
             self.goal,
             self.heuristic,
@@ -306,6 +315,7 @@ impl Checkpoint {
             self.automaton,
             self.bound,
             self.subtrees,
+            self.prefixes.map_or("-".to_string(), |crc| format!("{crc:08x}")),
             self.next.map_or("none".to_string(), |n| n.to_string()),
             self.expanded,
             self.generated,
@@ -352,7 +362,8 @@ impl Checkpoint {
         }
         let mut lines = body.lines();
         let version = match lines.next() {
-            Some(MAGIC) => 4,
+            Some(MAGIC) => 5,
+            Some(MAGIC_4) => 4,
             Some(MAGIC_3) => 3,
             Some(MAGIC_2) => 2,
             Some(MAGIC_1) => 1,
@@ -382,6 +393,17 @@ impl Checkpoint {
         };
         let bound = field("bound")?.parse().map_err(|_| bad("bound"))?;
         let subtrees: usize = field("subtrees")?.parse().map_err(|_| bad("subtrees"))?;
+        let prefixes = if version >= 5 {
+            match field("prefixes")? {
+                "-" => None,
+                hex if hex.len() == 8 => {
+                    Some(u32::from_str_radix(hex, 16).map_err(|_| bad("prefixes"))?)
+                }
+                _ => return Err(bad("prefixes")),
+            }
+        } else {
+            None
+        };
         let next = match field("next")? {
             "none" => None,
             n => Some(n.parse().map_err(|_| bad("next"))?),
@@ -447,6 +469,7 @@ impl Checkpoint {
             automaton,
             bound,
             subtrees,
+            prefixes,
             done,
             next,
             expanded,
@@ -614,6 +637,17 @@ fn parse_partial(line: &str) -> Option<(usize, Partial)> {
 /// may be missing.
 pub(crate) fn min_next(a: Option<u32>, b: Option<u32>) -> Option<u32> {
     a.into_iter().chain(b).min()
+}
+
+/// A CRC-32 of a split's subtrees, by their moves from the start in the split's order
+/// ([`Checkpoint::prefixes`]): two splits with as many subtrees but other ones differ.
+pub fn split_crc(prefixes: &[Vec<Move>]) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    for moves in prefixes {
+        crc.update(moves_text(moves).as_bytes());
+        crc.update(b"\n");
+    }
+    crc.finalize()
 }
 
 /// A fingerprint of heuristic `h` seen from `start`: a CRC-32 of its
@@ -787,7 +821,60 @@ mod tests {
     fn before_version_4(body: &str, magic: &str) -> String {
         let automaton = format!("automaton {MAX_LENGTH}\n");
         assert!(body.contains(&automaton));
-        body.replace(MAGIC, magic).replace(&automaton, "")
+        before_version_5(body, magic).replace(&automaton, "")
+    }
+
+    /// `body` written as version `magic` without the `prefixes` line that version 5 added.
+    fn before_version_5(body: &str, magic: &str) -> String {
+        let line = body
+            .lines()
+            .find(|l| l.starts_with("prefixes "))
+            .expect("a prefixes line");
+        body.replace(MAGIC, magic).replace(&format!("{line}\n"), "")
+    }
+
+    /// A checkpoint of version 4 (no `prefixes` line) is read without the split's CRC (it
+    /// resumes where its subtree count matches, as before); version 5 keeps the CRC, and
+    /// needs the line.
+    #[test]
+    fn a_version_4_checkpoint_is_read_without_the_splits_crc() {
+        let c = Checkpoint {
+            prefixes: Some(0x0bad_cafe),
+            ..sample()
+        };
+        let text = c.to_text();
+        assert!(text.contains("\nprefixes 0badcafe\n"), "{text}");
+        assert_eq!(Checkpoint::parse(&text, "f").unwrap(), c);
+        let body = &text[..text.rfind("crc32 ").unwrap()];
+        let old = before_version_5(body, MAGIC_4);
+        let old = format!("{old}crc32 {:08x}\n", crc32fast::hash(old.as_bytes()));
+        assert_eq!(
+            Checkpoint::parse(&old, "f").unwrap(),
+            Checkpoint {
+                prefixes: None,
+                ..c.clone()
+            }
+        );
+        for odd in ["", "0badcaf", "0badcafe0", "nothex00"] {
+            let odd = body.replace("prefixes 0badcafe\n", &format!("prefixes {odd}\n"));
+            let odd = format!("{odd}crc32 {:08x}\n", crc32fast::hash(odd.as_bytes()));
+            assert!(Checkpoint::parse(&odd, "f").is_err(), "{odd}");
+        }
+        let missing = before_version_5(body, MAGIC);
+        let missing = format!(
+            "{missing}crc32 {:08x}\n",
+            crc32fast::hash(missing.as_bytes())
+        );
+        assert!(Checkpoint::parse(&missing, "f").is_err());
+        // Splits with as many subtrees but other moves are told apart.
+        use Move::{Down as D, Left as L, Right as R, Up as U};
+        let split = [vec![U, L], vec![U, R]];
+        assert_ne!(split_crc(&split), split_crc(&[vec![U, L], vec![U, D]]));
+        assert_ne!(split_crc(&split), split_crc(&[vec![U, R], vec![U, L]]));
+        assert_ne!(
+            split_crc(&[vec![U], vec![L, R]]),
+            split_crc(&[vec![U, L], vec![R]])
+        );
     }
 
     /// A checkpoint of version 3 (no `automaton` line), as written before the automaton

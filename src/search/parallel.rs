@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::account::SearchAccount;
-use super::checkpoint::{fingerprint, min_next, Checkpoint, CheckpointError};
+use super::checkpoint::{fingerprint, min_next, split_crc, Checkpoint, CheckpointError};
 use super::prune::{MovePruner, MAX_LENGTH};
 use super::split::{replay_pruned, search_subtree, split_pruned, Below};
 use super::{
@@ -215,10 +215,12 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let frontier = split_pruned(start, h, bound, at_least, &prune);
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
+        let crc = split_crc(&prefixes);
         // An iteration begun here: its split's nodes and smallest value beyond the bound
         // counted, and in the largest-first order the previous iteration's sizes carried over.
         let begin = |mut c: Checkpoint| {
             c.subtrees = n;
+            c.prefixes = Some(crc);
             c.expanded += frontier.expanded;
             c.generated += frontier.generated;
             c.note_next(frontier.cut);
@@ -238,9 +240,20 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             // gave no subtree (the whole iteration done by the split, then a stop).
             Some(c) if c.subtrees == 0 && c.next.is_none() => begin(c),
             // The split's nodes and cut are in it already.
-            Some(c) if c.subtrees == n && partials_lie_below(start, h, &c, &prefixes, &prune) => c,
+            // A checkpoint of version 4 or earlier names its split by the count alone; it
+            // names it by the CRC from now on.
+            Some(c)
+                if c.subtrees == n
+                    && c.prefixes.is_none_or(|written| written == crc)
+                    && partials_lie_below(start, h, &c, &prefixes, &prune) =>
+            {
+                Checkpoint {
+                    prefixes: Some(crc),
+                    ..c
+                }
+            }
             Some(c) => {
-                let reason = if c.subtrees == n {
+                let reason = if c.subtrees == n && c.prefixes.is_none_or(|written| written == crc) {
                     "a partial subtree's trees left do not lie below it"
                 } else {
                     "its subtrees do not match the split of its bound"
