@@ -45,12 +45,7 @@ fn finished_lines_survive_restarts_and_wrong_lengths_are_reported() {
     let searched = Cell::new(0);
     let solve = |instance: &instance_set::Instance| {
         searched.set(searched.get() + 1);
-        Ok(search::run_with(
-            Algorithm::IdaStar,
-            &h,
-            &instance.start,
-            Limits::default(),
-        ))
+        ida_star(&h, &instance.start)
     };
     // What the run shows as each instance ends: its id and the outcome, in order.
     let mut seen = Vec::new();
@@ -177,23 +172,14 @@ fn malformed_instance_lines_are_named() {
 /// unsolved with the reason, not appended, and the others are solved.
 #[test]
 fn a_solver_refusing_one_instance_leaves_the_others_solved() {
-    let board = Board::THREE_BY_THREE;
-    let goal = State::goal(board);
-    let text = "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\nc 1 2 3 4 0 5 7 8 6 2\n";
-    let set = instance_set::parse_instances(text, board).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results.txt");
+    let (goal, set, _dir, results) =
+        small_set("a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\nc 1 2 3 4 0 5 7 8 6 2\n");
     let h = LinearConflict::new(&goal);
     let solve = |instance: &instance_set::Instance| {
         if instance.id == "b" {
             return Err("no search for b".to_string());
         }
-        Ok(search::run_with(
-            Algorithm::IdaStar,
-            &h,
-            &instance.start,
-            Limits::default(),
-        ))
+        ida_star(&h, &instance.start)
     };
     let mut errors = Vec::new();
     let summary = instance_set::run(&set, None, &goal, &results, None, solve, |_, outcome| {
@@ -320,12 +306,7 @@ fn an_instance_another_run_finished_meanwhile_is_skipped() {
                 .unwrap();
             other.write_all(b"b\t2\t5\t0.100\tRR\n").unwrap();
         }
-        Ok(search::run_with(
-            Algorithm::IdaStar,
-            &h,
-            &instance.start,
-            Limits::default(),
-        ))
+        ida_star(&h, &instance.start)
     };
     let summary = instance_set::run(&set, None, &goal, &results, None, solve, |_, _| {}).unwrap();
     assert_eq!(*searched.borrow(), ["a", "c"]);
@@ -352,14 +333,7 @@ fn a_cut_last_line_is_removed_and_its_instance_solved_again() {
     )
     .unwrap();
     let h = LinearConflict::new(&goal);
-    let solve = |instance: &instance_set::Instance| {
-        Ok(search::run_with(
-            Algorithm::IdaStar,
-            &h,
-            &instance.start,
-            Limits::default(),
-        ))
-    };
+    let solve = |instance: &instance_set::Instance| ida_star(&h, &instance.start);
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results.txt");
     let run = |only: Option<&[String]>| {
@@ -408,12 +382,7 @@ fn a_cut_last_line_is_removed_and_its_instance_solved_again() {
 /// must not lose the search), and leaves an unsolved instance's for the next run.
 #[test]
 fn a_solved_instances_checkpoint_is_removed_after_its_line_is_written() {
-    let board = Board::THREE_BY_THREE;
-    let goal = State::goal(board);
-    let text = "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\n";
-    let set = instance_set::parse_instances(text, board).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results.txt");
+    let (goal, set, dir, results) = small_set("a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\n");
     let checkpoints = dir.path().join("checkpoints");
     std::fs::create_dir(&checkpoints).unwrap();
     let files = |id: &str| {
@@ -432,12 +401,7 @@ fn a_solved_instances_checkpoint_is_removed_after_its_line_is_written() {
         if instance.id == "b" {
             return Err("stopped before its path".to_string());
         }
-        Ok(search::run_with(
-            Algorithm::IdaStar,
-            &h,
-            &instance.start,
-            Limits::default(),
-        ))
+        ida_star(&h, &instance.start)
     };
     let mut seen = Vec::new();
     let summary = instance_set::run(
@@ -469,4 +433,31 @@ fn a_solved_instances_checkpoint_is_removed_after_its_line_is_written() {
         ]
     );
     assert!(files("b").iter().all(|f| f.exists()));
+}
+
+/// 3x3 instances from `text` (to the goal, blank last), and a temporary directory with the
+/// path of a results file in it.
+fn small_set(
+    text: &str,
+) -> (
+    State,
+    Vec<instance_set::Instance>,
+    tempfile::TempDir,
+    std::path::PathBuf,
+) {
+    let board = Board::THREE_BY_THREE;
+    let set = instance_set::parse_instances(text, board).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.txt");
+    (State::goal(board), set, dir, results)
+}
+
+/// `start` solved by IDA* with `h` and no limit, as a set's solver answers.
+fn ida_star(h: &LinearConflict, start: &State) -> Result<npuzzle::SearchResult, String> {
+    Ok(search::run_with(
+        Algorithm::IdaStar,
+        h,
+        start,
+        Limits::default(),
+    ))
 }

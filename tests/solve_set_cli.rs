@@ -10,7 +10,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::TestCommand;
 use npuzzle::instance_set::{self, Instance};
@@ -45,6 +45,15 @@ fn instance_file(dir: &Path) -> (std::path::PathBuf, Vec<Instance>) {
     let path = dir.join("set.txt");
     std::fs::write(&path, &text).unwrap();
     (path, instance_set::parse_instances(&text, board).unwrap())
+}
+
+/// In `dir`: a set of one instance `h`, the hardest 3x3 position (31 moves; by IDA* with
+/// Manhattan distance, thousands of nodes), and the paths of a results file and a
+/// checkpoint directory (neither made).
+fn hardest_3x3(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let file = dir.join("hard.txt");
+    std::fs::write(&file, "h 8 6 7 2 5 4 3 0 1 31\n").unwrap();
+    (file, dir.join("results.txt"), dir.join("checkpoints"))
 }
 
 fn solve_set(data: &Path, args: &[&str]) -> common::Run {
@@ -249,11 +258,7 @@ fn json_records_are_the_results_lines_and_the_report_rows() {
 #[test]
 fn an_instance_that_gave_up_resumes_from_its_checkpoint_and_counts_every_run() {
     let dir = tempfile::tempdir().unwrap();
-    // The hardest 3x3 position (31 moves), by IDA* with Manhattan distance: thousands of nodes.
-    let file = dir.path().join("hard.txt");
-    std::fs::write(&file, "h 8 6 7 2 5 4 3 0 1 31\n").unwrap();
-    let results = dir.path().join("results.txt");
-    let checkpoints = dir.path().join("checkpoints");
+    let (file, results, checkpoints) = hardest_3x3(dir.path());
     let args = [
         file.to_str().unwrap(),
         "--board",
@@ -1025,16 +1030,18 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
     let checkpoints = dir.path().join("checkpoints");
     let results = dir.path().join("r.txt");
     let goal: Vec<String> = (0..16).map(|t| t.to_string()).collect();
-    let spawn = || {
-        TestCommand::new()
-            .args([
-                "solve-set",
-                file.to_str().unwrap(),
-                "--goal",
-                &goal.join(","),
-            ])
+    let goal = goal.join(",");
+    // The set, its goal, results and checkpoints: the run's and the report's.
+    let set_command = || {
+        let mut command = TestCommand::new();
+        command
+            .args(["solve-set", file.to_str().unwrap(), "--goal", &goal])
             .args(["--results", results.to_str().unwrap()])
-            .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+            .args(["--checkpoint-dir", checkpoints.to_str().unwrap()]);
+        command
+    };
+    let spawn = || {
+        set_command()
             .args(["--algorithm", "idastar", "--heuristic", "manhattan"])
             .args(["--threads", "2"])
             .data_dir(dir.path())
@@ -1060,21 +1067,8 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
     assert!(checkpoints.join("49.seconds").is_file());
     // The report says so, as text and as data.
     let report = |format: &str| {
-        TestCommand::new()
-            .args([
-                "solve-set",
-                file.to_str().unwrap(),
-                "--goal",
-                &goal.join(","),
-            ])
-            .args([
-                "--results",
-                results.to_str().unwrap(),
-                "--report",
-                "-f",
-                format,
-            ])
-            .args(["--checkpoint-dir", checkpoints.to_str().unwrap()])
+        set_command()
+            .args(["--report", "-f", format])
             .expect_code(0)
             .stdout()
     };
@@ -1099,10 +1093,7 @@ fn a_terminated_run_stops_with_its_instance_checkpointed() {
 #[test]
 fn an_answer_without_a_checkpoint_does_not_count_a_stale_ones_seconds() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("hard.txt");
-    std::fs::write(&file, "h 8 6 7 2 5 4 3 0 1 31\n").unwrap();
-    let results = dir.path().join("results.txt");
-    let checkpoints = dir.path().join("checkpoints");
+    let (file, results, checkpoints) = hardest_3x3(dir.path());
     let args = |algorithm: &'static str| {
         vec![
             file.to_str().unwrap().to_string(),
