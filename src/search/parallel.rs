@@ -216,6 +216,10 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let prefixes: Vec<Vec<Move>> = frontier.subtrees.into_iter().map(|s| s.moves).collect();
         let n = prefixes.len();
         let crc = split_crc(&prefixes);
+        // A checkpoint's subtrees are this split's: as many, and the same ones where it
+        // names them (a checkpoint of version 4 or earlier names them by the count alone).
+        let of_this_split =
+            |c: &Checkpoint| c.subtrees == n && c.prefixes.is_none_or(|written| written == crc);
         // An iteration begun here: its split's nodes and smallest value beyond the bound
         // counted, and in the largest-first order the previous iteration's sizes carried over.
         let begin = |mut c: Checkpoint| {
@@ -239,21 +243,15 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             // one: after a split its checkpoint holds the split's cut, also where the split
             // gave no subtree (the whole iteration done by the split, then a stop).
             Some(c) if c.subtrees == 0 && c.next.is_none() => begin(c),
-            // The split's nodes and cut are in it already.
-            // A checkpoint of version 4 or earlier names its split by the count alone; it
-            // names it by the CRC from now on.
-            Some(c)
-                if c.subtrees == n
-                    && c.prefixes.is_none_or(|written| written == crc)
-                    && partials_lie_below(start, h, &c, &prefixes, &prune) =>
-            {
+            // The split's nodes and cut are in it already; named by the CRC from now on.
+            Some(c) if of_this_split(&c) && partials_lie_below(start, h, &c, &prefixes, &prune) => {
                 Checkpoint {
                     prefixes: Some(crc),
                     ..c
                 }
             }
             Some(c) => {
-                let reason = if c.subtrees == n && c.prefixes.is_none_or(|written| written == crc) {
+                let reason = if of_this_split(&c) {
                     "a partial subtree's trees left do not lie below it"
                 } else {
                     "its subtrees do not match the split of its bound"
