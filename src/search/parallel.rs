@@ -301,7 +301,8 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         });
         // Nodes of subtrees that did not finish (stopped, or the one with the solution).
         let partial = (AtomicU64::new(0), AtomicU64::new(0));
-        let found: Mutex<Vec<(usize, Solution)>> = Mutex::new(Vec::new());
+        // Each solution with its subtree and the nodes and next value of this search of it.
+        let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
         let failed: OnceLock<CheckpointError> = OnceLock::new();
         let cursor = AtomicUsize::new(0);
         let work = || loop {
@@ -367,10 +368,12 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
                         partial.0.fetch_add(expanded, Ordering::Relaxed);
                         partial.1.fetch_add(generated, Ordering::Relaxed);
                         if let Below::Found(solution) = end {
-                            found
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .push((index, solution));
+                            found.lock().unwrap_or_else(|e| e.into_inner()).push(Found {
+                                index,
+                                solution,
+                                next,
+                                nodes: (expanded, generated),
+                            });
                             shared.first.fetch_min(index, Ordering::Relaxed);
                             if !limits.deterministic {
                                 shared.account.stop();
@@ -423,17 +426,34 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
         // The earliest solution; in the deterministic mode it counts only when every subtree
         // before it finished (a limit may have stopped one that holds an earlier path).
-        if let Some((index, solution)) = found.into_iter().min_by_key(|(index, _)| *index) {
-            if !limits.deterministic || (0..index).all(|i| checkpoint.is_done(i)) {
+        let earliest = found.into_iter().min_by_key(|found| found.index);
+        if let Some(found) = &earliest {
+            if !limits.deterministic || (0..found.index).all(|i| checkpoint.is_done(i)) {
                 // Nothing left to resume, unless the caller removes it once the path is
                 // stored ([`Limits::keep_solved_checkpoint`]).
                 if let (Some(path), false) = (limits.checkpoint, limits.keep_solved_checkpoint) {
                     let _ = std::fs::remove_file(path);
                 }
-                return finish(Outcome::Solved(solution), &checkpoint, extra);
+                return finish(Outcome::Solved(found.solution.clone()), &checkpoint, extra);
             }
         }
         if let Some(limit) = shared.account.limit() {
+            // Stopped before the subtrees ahead of a solution finished (the deterministic
+            // mode): the solution's subtree is kept as stopped part way, with the solution's
+            // own path as the one tree left, so that the resumed search finds it at once
+            // (a tree rooted at the goal, at the bound) instead of searching the subtree again.
+            let (mut checkpoint, mut extra) = (checkpoint, extra);
+            if let Some(found) = earliest {
+                let (expanded, generated) = found.nodes;
+                checkpoint.mark_partial(
+                    found.index,
+                    vec![found.solution.moves().to_vec()],
+                    found.next,
+                    expanded,
+                    generated,
+                );
+                extra = (extra.0 - expanded, extra.1 - generated);
+            }
             if let Some(path) = limits.checkpoint {
                 if let Err(error) = checkpoint.save(path) {
                     return finish(Outcome::Refused(error), &checkpoint, extra);
@@ -455,6 +475,20 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
             checkpoint.generated + extra.1,
         );
     }
+}
+
+/// A solution found in an iteration's subtree: which subtree, and what this search of it
+/// counted before the solution (kept in the checkpoint when a limit stops the deterministic
+/// mode before the subtrees ahead of it finish).
+struct Found {
+    /// The subtree's index in the split.
+    index: usize,
+    /// The path from the start.
+    solution: Solution,
+    /// The smallest value beyond the bound seen in the subtree before the solution.
+    next: Option<u32>,
+    /// Nodes expanded and generated in the subtree by this search.
+    nodes: (u64, u64),
 }
 
 /// Whether every partial subtree of `checkpoint` (read from a file) lies below its own
@@ -625,6 +659,142 @@ mod tests {
         assert_eq!(
             (resumed.expanded, resumed.generated),
             (fresh.expanded, fresh.generated)
+        );
+    }
+
+    /// Manhattan distance, each step slowed by about a microsecond of busy work (the same
+    /// estimates and fingerprint, so the same search and checkpoints, only slower).
+    struct Slow(Manhattan);
+
+    impl Heuristic for Slow {
+        type Node = u32;
+        fn goal(&self) -> &State {
+            self.0.goal()
+        }
+        fn fingerprint_name(&self) -> &'static str {
+            self.0.fingerprint_name()
+        }
+        fn start(&self, cells: &[u8]) -> (u32, u32) {
+            self.0.start(cells)
+        }
+        fn step(&self, node: &u32, cells: &[u8], tile: u8, from: usize, to: usize) -> (u32, u32) {
+            let mut spin = 0u64;
+            for i in 0..2000 {
+                spin = std::hint::black_box(spin.wrapping_add(i));
+            }
+            std::hint::black_box(spin);
+            self.0.step(node, cells, tile, from, to)
+        }
+    }
+
+    /// The deterministic mode stopped by a limit after a subtree found the solution but
+    /// before a subtree ahead of it finished: the checkpoint keeps the solution's subtree as
+    /// stopped part way with the solution as its one tree left, so that the resumed search
+    /// finds it at once rather than searching that subtree again; the answer and the nodes
+    /// are those of the search that was not stopped.
+    #[test]
+    fn a_stop_ahead_of_the_solution_keeps_the_solutions_subtree() {
+        // Korf's instance 8 (50 moves): under Manhattan distance a last iteration of millions
+        // of nodes, in which the subtree with the first solution finds it within a few
+        // hundred and a subtree ahead of it takes tens of thousands.
+        let start: State = "12 11 15 3 8 0 4 2 6 13 9 5 14 1 10 7".parse().unwrap();
+        let goal: State = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15".parse().unwrap();
+        let h = Manhattan::new(&goal);
+        let sequential = idastar(&start, &h, Limits::default());
+        let path = sequential.solution().expect("solved").moves().to_vec();
+        let bound = u32::try_from(path.len()).unwrap();
+        let prune = MovePruner::for_board(start.board());
+        let frontier = split_pruned(&start, &h, bound, SUBTREES, &prune);
+        let prefixes: Vec<Vec<Move>> = frontier.subtrees.iter().map(|s| s.moves.clone()).collect();
+        let with_solution = prefixes
+            .iter()
+            .position(|p| path.starts_with(p))
+            .expect("a subtree holds the path");
+        // The largest subtree ahead of the solution's, and how long the solution's takes.
+        let size = |k: usize| {
+            let searched = search_subtree(
+                &start,
+                &h,
+                &frontier.subtrees[k],
+                bound,
+                Budget::new(Limits::NONE),
+                &prune,
+            );
+            searched.expanded
+        };
+        let ahead = (0..with_solution)
+            .max_by_key(|&k| size(k))
+            .expect("a subtree ahead");
+        let (ahead_size, to_solution) = (size(ahead), size(with_solution));
+        // The limit below stops the subtree ahead half way, several reporting intervals
+        // (4,096 expansions) after the solution's subtree found it.
+        assert!(
+            ahead_size / 2 > 4 * to_solution.max(4096),
+            "{ahead_size} {to_solution}"
+        );
+        // The last iteration begun, every subtree finished but those two.
+        let crafted = || {
+            let mut c = Checkpoint::new(start, goal, fingerprint(&start, &h), SUBTREES, bound);
+            c.subtrees = prefixes.len();
+            c.prefixes = Some(split_crc(&prefixes));
+            (c.expanded, c.generated) = (frontier.expanded, frontier.generated);
+            c.note_next(frontier.cut);
+            for k in (0..prefixes.len()).filter(|&k| k != ahead && k != with_solution) {
+                c.mark(k, None, 0, 0);
+            }
+            c
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let file =
+            |name: &str| -> &'static Path { Box::leak(dir.path().join(name).into_boxed_path()) };
+        let limits = Limits::default().threads(2).deterministic(true);
+        let whole_path = file("whole");
+        crafted().save(whole_path).unwrap();
+        let whole = parallel_idastar(&start, &h, limits.checkpoint(whole_path));
+        assert_eq!(whole.solution(), sequential.solution());
+        // One thread takes the subtree ahead, the other the solution's, which it finishes
+        // long before the node limit (half the subtree ahead) stops the first: unless that
+        // thread was not run meanwhile, which another try rules out.
+        // The stopped runs with every estimate slowed: the same search, but the half of the
+        // subtree ahead takes tens of milliseconds, long past starting the second thread.
+        let slow = Slow(Manhattan::new(&goal));
+        let stopped_path = file("stopped");
+        let kept = (0..5).find_map(|_| {
+            let base = crafted();
+            base.save(stopped_path).unwrap();
+            let limit = base.expanded + ahead_size / 2;
+            let stopped =
+                parallel_idastar(&start, &slow, limits.checkpoint(stopped_path).nodes(limit));
+            assert_eq!(
+                stopped.gave_up(),
+                Some(Limit::Nodes),
+                "{:?}",
+                stopped.outcome
+            );
+            let saved = Checkpoint::load(stopped_path)
+                .unwrap()
+                .expect("a checkpoint");
+            assert!(
+                saved.partial.contains_key(&ahead),
+                "{:?}",
+                saved.partial.keys()
+            );
+            // Stopped inside it (the thread not run meanwhile): left is the rest of it.
+            saved
+                .partial
+                .get(&with_solution)
+                .filter(|part| part.left == [path.clone()])
+                .cloned()
+        });
+        let kept =
+            kept.expect("in five tries no checkpoint kept the solution as its subtree's tree left");
+        assert!(kept.expanded > 0);
+        // Resumed: the same path, the same nodes as the search not stopped.
+        let resumed = parallel_idastar(&start, &h, limits.checkpoint(stopped_path));
+        assert_eq!(resumed.solution(), sequential.solution());
+        assert_eq!(
+            (resumed.expanded, resumed.generated),
+            (whole.expanded, whole.generated)
         );
     }
 
