@@ -343,6 +343,44 @@ fn goal_cells(goal: &State) -> [u8; MAX_CELLS] {
     cells
 }
 
+/// Heuristics for tests of the search around them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Heuristic, Manhattan};
+    use crate::state::State;
+
+    /// Manhattan distance behind another type, each step slowed by `spin` rounds of busy work
+    /// (2,000 are about a microsecond): the same estimates and fingerprint, so the same
+    /// search and checkpoints. Tests use it for a type whose name is not Manhattan's (what a
+    /// new compiler or a wrapper looks like to a checkpoint), and for a search slow enough
+    /// that every thread of a pool surely runs before a limit comes.
+    pub(crate) struct Wrapped {
+        pub(crate) inner: Manhattan,
+        pub(crate) spin: u64,
+    }
+
+    impl Heuristic for Wrapped {
+        type Node = u32;
+        fn goal(&self) -> &State {
+            self.inner.goal()
+        }
+        fn fingerprint_name(&self) -> &'static str {
+            self.inner.fingerprint_name()
+        }
+        fn start(&self, cells: &[u8]) -> (u32, u32) {
+            self.inner.start(cells)
+        }
+        fn step(&self, node: &u32, cells: &[u8], tile: u8, from: usize, to: usize) -> (u32, u32) {
+            let mut spin = 0u64;
+            for i in 0..self.spin {
+                spin = std::hint::black_box(spin.wrapping_add(i));
+            }
+            std::hint::black_box(spin);
+            self.inner.step(node, cells, tile, from, to)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

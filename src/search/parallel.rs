@@ -563,6 +563,7 @@ fn resume<H: Heuristic>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heuristic::testing::Wrapped;
     use crate::heuristic::Manhattan;
     use crate::search::prune::LENGTH_BEFORE_12;
     use crate::search::{idastar, Limit};
@@ -662,31 +663,6 @@ mod tests {
         );
     }
 
-    /// Manhattan distance, each step slowed by about a microsecond of busy work (the same
-    /// estimates and fingerprint, so the same search and checkpoints, only slower).
-    struct Slow(Manhattan);
-
-    impl Heuristic for Slow {
-        type Node = u32;
-        fn goal(&self) -> &State {
-            self.0.goal()
-        }
-        fn fingerprint_name(&self) -> &'static str {
-            self.0.fingerprint_name()
-        }
-        fn start(&self, cells: &[u8]) -> (u32, u32) {
-            self.0.start(cells)
-        }
-        fn step(&self, node: &u32, cells: &[u8], tile: u8, from: usize, to: usize) -> (u32, u32) {
-            let mut spin = 0u64;
-            for i in 0..2000 {
-                spin = std::hint::black_box(spin.wrapping_add(i));
-            }
-            std::hint::black_box(spin);
-            self.0.step(node, cells, tile, from, to)
-        }
-    }
-
     /// The deterministic mode stopped by a limit after a subtree found the solution but
     /// before a subtree ahead of it finished: the checkpoint keeps the solution's subtree as
     /// stopped part way with the solution as its one tree left, so that the resumed search
@@ -757,7 +733,10 @@ mod tests {
         // thread was not run meanwhile, which another try rules out.
         // The stopped runs with every estimate slowed: the same search, but the half of the
         // subtree ahead takes tens of milliseconds, long past starting the second thread.
-        let slow = Slow(Manhattan::new(&goal));
+        let slow = Wrapped {
+            inner: Manhattan::new(&goal),
+            spin: 2000,
+        };
         let stopped_path = file("stopped");
         let kept = (0..5).find_map(|_| {
             let base = crafted();
