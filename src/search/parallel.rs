@@ -426,16 +426,16 @@ pub fn parallel_idastar_with<H: Heuristic + Sync>(
         let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
         // The earliest solution; in the deterministic mode it counts only when every subtree
         // before it finished (a limit may have stopped one that holds an earlier path).
-        let earliest = found.into_iter().min_by_key(|found| found.index);
-        if let Some(found) = &earliest {
-            if !limits.deterministic || (0..found.index).all(|i| checkpoint.is_done(i)) {
-                // Nothing left to resume, unless the caller removes it once the path is
-                // stored ([`Limits::keep_solved_checkpoint`]).
-                if let (Some(path), false) = (limits.checkpoint, limits.keep_solved_checkpoint) {
-                    let _ = std::fs::remove_file(path);
-                }
-                return finish(Outcome::Solved(found.solution.clone()), &checkpoint, extra);
+        let mut earliest = found.into_iter().min_by_key(|found| found.index);
+        if let Some(found) = earliest.take_if(|found| {
+            !limits.deterministic || (0..found.index).all(|i| checkpoint.is_done(i))
+        }) {
+            // Nothing left to resume, unless the caller removes it once the path is stored
+            // ([`Limits::keep_solved_checkpoint`]).
+            if let (Some(path), false) = (limits.checkpoint, limits.keep_solved_checkpoint) {
+                let _ = std::fs::remove_file(path);
             }
+            return finish(Outcome::Solved(found.solution), &checkpoint, extra);
         }
         if let Some(limit) = shared.account.limit() {
             // Stopped before the subtrees ahead of a solution finished (the deterministic
@@ -698,10 +698,11 @@ mod tests {
             );
             searched.expanded
         };
-        let ahead = (0..with_solution)
-            .max_by_key(|&k| size(k))
+        let (ahead_size, ahead) = (0..with_solution)
+            .map(|k| (size(k), k))
+            .max()
             .expect("a subtree ahead");
-        let (ahead_size, to_solution) = (size(ahead), size(with_solution));
+        let to_solution = size(with_solution);
         // The limit below stops the subtree ahead half way, several reporting intervals
         // (4,096 expansions) after the solution's subtree found it.
         assert!(
@@ -729,10 +730,9 @@ mod tests {
         let whole = parallel_idastar(&start, &h, limits.checkpoint(whole_path));
         assert_eq!(whole.solution(), sequential.solution());
         // One thread takes the subtree ahead, the other the solution's, which it finishes
-        // long before the node limit (half the subtree ahead) stops the first: unless that
-        // thread was not run meanwhile, which another try rules out.
-        // The stopped runs with every estimate slowed: the same search, but the half of the
-        // subtree ahead takes tens of milliseconds, long past starting the second thread.
+        // long before the node limit (half the subtree ahead) stops the first. Every estimate
+        // is slowed, so that half takes tens of milliseconds, long past starting the second
+        // thread; another try rules out a second thread that still did not run meanwhile.
         let slow = Wrapped {
             inner: Manhattan::new(&goal),
             spin: 2000,
